@@ -1,0 +1,38 @@
+# stablegate: validate a stable backport series on one branch.
+#   make setup                      install the host tools (Debian packages)
+#   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
+#   make check                      the harness's own tests (TAP, then a totals line)
+#   make bench-soak                 soak ops/s per op type on the host, fixed seed
+#   make branches                   list the known branches
+# Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
+
+SHELL := /bin/sh
+PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
+	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats
+
+.PHONY: setup validate check bench-soak branches suites clean help
+
+help:
+	@sed -n '2,7s/^# \{0,1\}//p' Makefile
+
+setup:
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(PACKAGES)
+
+validate:
+	@harness/validate "$(branch)"
+
+branches:
+	@. harness/lib.sh && sg_branches
+
+suites:
+	@for d in harness/suites/*/; do $(MAKE) -s -C $$d || exit 1; done
+
+check: suites
+	@harness/tests/run
+
+bench-soak:
+	@harness/suites/soak/bench.sh
+
+clean:
+	@for d in harness/suites/*/; do $(MAKE) -s -C $$d clean; done

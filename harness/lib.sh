@@ -1,0 +1,103 @@
+# stablegate: shared shell helpers, sourced by every harness stage.
+# POSIX sh. Every stage names itself in SG_STAGE so that each error line says
+# which stage failed and why, in one line.
+
+SG_ROOT=${SG_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
+STABLEGATE_CACHE=${STABLEGATE_CACHE:-${HOME:-/root}/.cache/stablegate}
+export SG_ROOT STABLEGATE_CACHE
+
+# Exit statuses shared by all stages and the validate driver.
+SG_EXIT_FAIL=1      # the stage ran and failed (reject, build error, boot hang ...)
+SG_EXIT_USAGE=2     # bad arguments, unknown branch
+SG_EXIT_NOTREE=3    # the branch's tree is not installable here and no KSRC= was given
+SG_EXIT_ENV=4       # the machine lacks something: a tool, disk space
+
+sg_log() { printf 'stablegate: %s: %s\n' "${SG_STAGE:-?}" "$*" >&2; }
+sg_die() { # sg_die STATUS MESSAGE...
+	_st=$1; shift
+	printf 'stablegate: %s: error: %s\n' "${SG_STAGE:-?}" "$*" >&2
+	exit "$_st"
+}
+
+# sg_help FILE: print the leading comment block of a stage as its --help.
+sg_help() {
+	sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$1"
+}
+
+sg_need() { # sg_need TOOL...: fail with SG_EXIT_ENV naming the missing tools
+	_missing=
+	for _t; do command -v "$_t" >/dev/null 2>&1 || _missing="$_missing $_t"; done
+	[ -z "$_missing" ] || sg_die $SG_EXIT_ENV "missing tools:$_missing (run 'make setup')"
+}
+
+# sg_space DIR MIB: fail unless DIR's filesystem has MIB MiB free.
+sg_space() {
+	mkdir -p "$1" 2>/dev/null || sg_die $SG_EXIT_ENV "cannot create $1"
+	_free=$(df -Pm "$1" | awk 'NR==2{print $4}')
+	[ "${_free:-0}" -ge "$2" ] ||
+		sg_die $SG_EXIT_ENV "not enough space in $1: ${_free} MiB free, need $2 MiB"
+}
+
+sg_branches() { # list known branch names (data under backports/ and mainline/)
+	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
+		[ -f "$_c" ] && (. "$_c" && echo "$name")
+	done
+}
+
+sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
+	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
+		[ -f "$_c" ] || continue
+		if [ "$(. "$_c" && echo "$name")" = "$1" ]; then dirname "$_c"; return 0; fi
+	done
+	return 1
+}
+
+# sg_load_branch NAME: source branch.conf into the environment (BRANCH_DIR, name,
+# tree, package, suite, archive, ...) or exit 2 with the list of branches.
+sg_load_branch() {
+	[ -n "$1" ] || sg_die $SG_EXIT_USAGE "no branch given; known branches: $(sg_branches | tr '\n' ' ')"
+	BRANCH_DIR=$(sg_branch_dir "$1") ||
+		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
+	. "$BRANCH_DIR/branch.conf"
+	export BRANCH_DIR
+}
+
+# sg_series_patches: the branch's patches, in series order, as paths.
+sg_series_patches() {
+	[ -f "$BRANCH_DIR/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$BRANCH_DIR/|" "$BRANCH_DIR/series"
+}
+
+# sg_series_hash: a short hash over the series order and patch contents.
+sg_series_hash() {
+	{ cat "$BRANCH_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+		sha256sum | cut -c1-12
+}
+
+# sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).
+sg_setenv() {
+	touch "$1"
+	grep -v "^$2=" "$1" > "$1.tmp" || true
+	printf '%s=%s\n' "$2" "$3" >> "$1.tmp"
+	mv "$1.tmp" "$1"
+}
+sg_getenv() { # sg_getenv FILE KEY
+	sed -n "s/^$2=//p" "$1" 2>/dev/null | tail -n 1
+}
+
+sg_now() { date +%s; }
+
+# sg_progress LABEL PID [LOG]: while PID runs, print elapsed time (and the last
+# line of LOG) every SG_PROGRESS_SECS seconds, so long stages show life.
+sg_progress() {
+	_start=$(sg_now)
+	while kill -0 "$2" 2>/dev/null; do
+		sleep 1
+		_el=$(( $(sg_now) - _start ))
+		if [ $(( _el % ${SG_PROGRESS_SECS:-30} )) -eq 0 ]; then
+			_last=
+			[ -n "${3:-}" ] && _last=$(tail -n 1 "$3" 2>/dev/null | cut -c1-70)
+			sg_log "$1: ${_el}s ${_last}"
+		fi
+	done
+}

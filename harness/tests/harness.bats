@@ -1,0 +1,253 @@
+#!/usr/bin/env bats
+# The harness's own behaviour: usage errors, stage interfaces, scan and report
+# logic on fixed inputs. No kernel is built here (see e2e.bats for that).
+
+setup() {
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	H=$ROOT/harness
+	FIX=$BATS_TEST_DIRNAME/fixtures
+	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+}
+
+@test "every stage answers --help" {
+	for s in tree config series build image boot scan report validate; do
+		run "$H/$s" --help
+		[ "$status" -eq 0 ]
+		[ -n "$output" ]
+	done
+}
+
+@test "validate without branch= prints usage and the branches, exit 2" {
+	run make -C "$ROOT" -s validate
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"no branch given"* ]]
+	[[ "$output" == *"6.1"* ]]
+}
+
+@test "unknown branch exits 2 and lists the known branches" {
+	run "$H/validate" nosuch
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"unknown branch 'nosuch'"* ]]
+	for b in 4.14 4.19 6.1 mainline; do [[ "$output" == *"$b"* ]]; done
+	[ ! -e "$ROOT/reports/nosuch" ]
+}
+
+@test "4.14 and 4.19 without KSRC say the tree is not installable, exit 3" {
+	for b in 4.14 4.19; do
+		run "$H/validate" "$b"
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"not installable from the package manager"* ]]
+		[[ "$output" == *"KSRC="* ]]
+	done
+}
+
+@test "KSRC that is not a kernel tree fails in the tree stage" {
+	mkdir -p "$BATS_TEST_TMPDIR/notatree"
+	KSRC=$BATS_TEST_TMPDIR/notatree run "$H/tree" 4.19
+	[ "$status" -eq 1 ]
+	[[ "$output" == "stablegate: tree: error: KSRC="*"is not a kernel tree"* ]]
+}
+
+@test "KSRC with a kernel Makefile is accepted and its version read" {
+	k=$BATS_TEST_TMPDIR/linux
+	mkdir -p "$k"
+	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' > "$k/Makefile"
+	touch "$k/Kconfig"
+	KSRC=$k run "$H/tree" 4.19
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"KERNEL_VERSION=4.19.325"* ]]
+	[[ "$output" == *"TREE_SOURCE=KSRC"* ]]
+}
+
+# A copy of the repo's data with one extra branch: adding a branch is data only.
+fake_repo() {
+	R=$BATS_TEST_TMPDIR/repo
+	mkdir -p "$R"
+	cp -r "$ROOT/harness" "$ROOT/backports" "$ROOT/mainline" "$R/"
+	mkdir -p "$R/backports/$1"
+	printf '%s\n' "name=$1" "$2" > "$R/backports/$1/branch.conf"
+}
+
+@test "a new branch is data only, and an apt package that does not exist is named" {
+	fake_repo 9.9 'tree=apt
+package=linux-source-0.0-nosuch
+apt_sources="debian:bookworm"'
+	run "$R/harness/validate" nosuch
+	[[ "$output" == *"9.9"* ]]
+	run "$R/harness/tree" 9.9
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tree: error: package linux-source-0.0-nosuch not found"* ]]
+}
+
+@test "a full cache disk is a one-line reason naming the stage, exit 4" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "Filesystem 1M-blocks Used Available Capacity Mounted"\necho "/dev/x 100 99 1 99%% /"\n' > "$BATS_TEST_TMPDIR/bin/df"
+	chmod +x "$BATS_TEST_TMPDIR/bin/df"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH run "$H/tree" 6.1
+	[ "$status" -eq 4 ]
+	[[ "$output" == "stablegate: tree: error: not enough space in "* ]]
+}
+
+@test "series names an apply reject with the patch and the file" {
+	fake_repo 9.8 'tree=ksrc
+series_in_tree=no'
+	src=$BATS_TEST_TMPDIR/src
+	mkdir -p "$src/fs"
+	printf 'one\ntwo\n' > "$src/fs/a.c"
+	printf -- '--- a/fs/a.c\n+++ b/fs/a.c\n@@ -1,2 +1,2 @@\n one\n-zwei\n+three\n' > "$R/backports/9.8/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/9.8/series"
+	run "$R/harness/series" 9.8 patched "$src"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"series: error: apply reject: 0001-x.patch does not apply to fs/a.c"* ]]
+}
+
+@test "series: reverse-applied baseline is a hard-linked copy, pristine tree untouched" {
+	fake_repo 9.7 'tree=ksrc
+series_in_tree=yes'
+	src=$BATS_TEST_TMPDIR/src
+	mkdir -p "$src/fs"
+	printf 'one\nthree\n' > "$src/fs/a.c"
+	printf 'same\n' > "$src/fs/b.c"
+	printf -- '--- a/fs/a.c\n+++ b/fs/a.c\n@@ -1,2 +1,2 @@\n one\n-two\n+three\n' > "$R/backports/9.7/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/9.7/series"
+	run "$R/harness/series" 9.7 baseline "$src"
+	[ "$status" -eq 0 ]
+	v=$(echo "$output" | tail -n 1)
+	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\ntwo')" ]
+	[ "$(cat "$src/fs/a.c")" = "$(printf 'one\nthree')" ]
+	[ "$(stat -c %i "$v/fs/b.c")" = "$(stat -c %i "$src/fs/b.c")" ]
+	run "$R/harness/series" 9.7 patched "$src"
+	[ "$(echo "$output" | tail -n 1)" = "$src" ]
+	# same key again: reused, not rebuilt
+	run "$R/harness/series" 9.7 baseline "$src"
+	[[ "$output" == *"reusing"* ]]
+}
+
+@test "config: a symbol Kconfig drops is named" {
+	[ -d "$STABLEGATE_CACHE" ] || true
+	src=$(ls -d "${SG_TEST_CACHE:-$HOME/.cache/stablegate}"/src/linux-source-6.1_* 2>/dev/null | head -n 1)
+	[ -n "$src" ] || skip "no 6.1 tree in the cache yet (the e2e test fetches it)"
+	printf 'CONFIG_XFS_FS=y\nCONFIG_NO_SUCH_SYMBOL_SG=y\n' > "$BATS_TEST_TMPDIR/bad.config"
+	FRAGMENTS=$BATS_TEST_TMPDIR/bad.config run "$H/config" "$src" "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"config: error: Kconfig dropped:"*"CONFIG_NO_SUCH_SYMBOL_SG"* ]]
+}
+
+@test "boot: ACCEL is validated and KVM is not chosen without vmx/svm" {
+	ACCEL=bogus run "$H/boot" k i d "$BATS_TEST_TMPDIR/l"
+	[ "$status" -eq 2 ]
+	grep -qwE 'vmx|svm' /proc/cpuinfo && skip "this CPU has vmx/svm"
+	# no such kernel: qemu fails fast, but the accelerator line comes first
+	run "$H/boot" /nonexistent /nonexistent "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/l"
+	[[ "$output" == *"accelerator: tcg"* ]]
+	[ "$status" -eq 1 ]
+	grep -q '^BOOT_STATUS=qemu-error' "$BATS_TEST_TMPDIR/l/boot.env"
+}
+
+@test "scan names every kind of kernel failure on the console" {
+	d=$BATS_TEST_TMPDIR/run
+	mkdir -p "$d"
+	cp "$FIX/console-splats.log" "$d/console.log"
+	printf 'KTAP version 1\n1..0\nstablegate-guest: done\n' > "$d/ktap.log"
+	echo BOOT_STATUS=ok > "$d/boot.env"
+	run "$H/scan" "$d"
+	[ "$status" -eq 1 ]
+	for k in warn bug oops fs-error hung-task panic; do
+		grep -q "^$k	" "$d/failures.tsv"
+	done
+	grep -q '^warn	WARNING: CPU: 0 PID: 77 at fs/iomap/direct-io.c' "$d/failures.tsv"
+}
+
+@test "scan parses nested KTAP: cases, skips, soak stats, op logs, corruption" {
+	d=$BATS_TEST_TMPDIR/run
+	mkdir -p "$d"
+	cp "$FIX/ktap-nested.log" "$d/ktap.log"
+	: > "$d/console.log"
+	echo BOOT_STATUS=ok > "$d/boot.env"
+	run "$H/scan" "$d"
+	[ "$status" -eq 1 ]
+	[ "$(grep -c . "$d/results.tsv")" -eq 4 ]
+	grep -qx 'syscall	cfr_basic.xfs	pass	' "$d/results.tsv"
+	grep -qx 'syscall	cfr_eof.ext4	fail	returned -1 EINVAL, expected 0' "$d/results.tsv"
+	grep -qx 'syscall	ficlone.tmpfs	skip	tmpfs has no reflink' "$d/results.tsv"
+	grep -q '^corruption	soak.xfs: mismatch at op 17' "$d/failures.tsv"
+	grep -q '^test-fail	cfr_eof.ext4' "$d/failures.tsv"
+	grep -q '^xfs	name=xfs ops=5000' "$d/soak.tsv"
+	grep -qx '# oplog\[xfs\]: 1 write 0 4096' "$d/oplog-xfs.txt"
+}
+
+@test "scan: a guest that never finished is a named boot failure" {
+	d=$BATS_TEST_TMPDIR/run
+	mkdir -p "$d"
+	: > "$d/console.log"; : > "$d/ktap.log"
+	for st in stall:boot-hang timeout:timeout no-finish:guest-died; do
+		echo "BOOT_STATUS=${st%%:*}" > "$d/boot.env"
+		run "$H/scan" "$d"
+		[ "$status" -eq 1 ]
+		grep -q "^${st#*:}	" "$d/failures.tsv"
+		grep -q '^no-results	' "$d/failures.tsv"
+	done
+}
+
+# make_run DIR BASE_STATUS PATCHED_STATUS: a run with one case on each kernel
+make_run() {
+	d=$1
+	mkdir -p "$d/baseline" "$d/patched"
+	printf '%s\n' BRANCH=6.1 RUN_ID=test SEED=7 SOAK_OPS=10 SUITES=syscall \
+		SERIES_HASH=abc SERIES_IN_TREE=yes TREE_SOURCE=apt TREE_PACKAGE=p \
+		TREE_VERSION=6.1.1-1 KERNEL_VERSION=6.1.1 STARTED=now > "$d/env"
+	printf 'stage\tvariant\tseconds\tstatus\ntree\t-\t1\tok\n' > "$d/stages.tsv"
+	for v in baseline patched; do
+		printf '%s\n' ACCEL=tcg BOOT_SECONDS=3 BOOT_STATUS=ok > "$d/$v/boot.env"
+		: > "$d/$v/failures.tsv"
+	done
+	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$2" > "$d/baseline/results.tsv"
+	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$3" > "$d/patched/results.tsv"
+}
+
+@test "report: fail on baseline, pass on patched is a fix, verdict SAFE" {
+	make_run "$BATS_TEST_TMPDIR/r" fail pass
+	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	[ "$status" -eq 0 ]
+	j=$BATS_TEST_TMPDIR/r/result.json
+	[ "$(jq -r .verdict "$j")" = SAFE ]
+	[ "$(jq '.comparison.fixes | length' "$j")" -eq 1 ]
+	[ "$(jq -r .accelerator "$j")" = tcg ]
+	grep -q '^\*\*Verdict: SAFE\*\*' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^stablegate 6.1: SAFE — 0 regressions, 1 fixes' "$BATS_TEST_TMPDIR/r/summary.md"
+}
+
+@test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
+	make_run "$BATS_TEST_TMPDIR/r" pass fail
+	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	j=$BATS_TEST_TMPDIR/r/result.json
+	[ "$(jq -r .verdict "$j")" = UNSAFE ]
+	[ "$(jq -r '.comparison.regressions[0].name' "$j")" = a.xfs ]
+	grep -q 'Regressions (pass → fail): `syscall/a.xfs`' "$BATS_TEST_TMPDIR/r/summary.md"
+}
+
+@test "report: a kernel WARN on the patched kernel makes it UNSAFE" {
+	make_run "$BATS_TEST_TMPDIR/r" pass pass
+	printf 'warn\tWARNING: CPU: 0 PID: 1 at fs/x.c:1\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
+	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	[ "$(jq -r .verdict "$BATS_TEST_TMPDIR/r/result.json")" = UNSAFE ]
+	grep -q '^- \*\*warn\*\*: WARNING: CPU: 0' "$BATS_TEST_TMPDIR/r/summary.md"
+}
+
+@test "report: a boot that did not finish makes the run INCONCLUSIVE" {
+	make_run "$BATS_TEST_TMPDIR/r" pass pass
+	echo BOOT_STATUS=stall > "$BATS_TEST_TMPDIR/r/patched/boot.env"
+	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	[ "$(jq -r .verdict "$BATS_TEST_TMPDIR/r/result.json")" = INCONCLUSIVE ]
+}
+
+@test "report: a listed known divergence is reported but does not make UNSAFE" {
+	make_run "$BATS_TEST_TMPDIR/r" fail fail
+	fake_repo 6.1x 'tree=ksrc'
+	printf 'test\treason\tevidence\nsyscall/a.xfs\tmainline changed it in 9.9\tabc123\n' > "$R/backports/6.1/divergences.tsv"
+	run "$R/harness/report" "$BATS_TEST_TMPDIR/r"
+	j=$BATS_TEST_TMPDIR/r/result.json
+	[ "$(jq -r .verdict "$j")" = SAFE ]
+	[ "$(jq -r '.comparison.known_divergences[0].why' "$j")" = "mainline changed it in 9.9" ]
+	grep -q 'known divergence: mainline changed it in 9.9' "$BATS_TEST_TMPDIR/r/summary.md"
+}
