@@ -1,0 +1,1314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sg-syscall - stablegate syscall conformance suite.
+ *
+ * One declarative table (cases[] at the bottom) of copy_file_range(2),
+ * FICLONE/FICLONERANGE/FIDEDUPERANGE and sub-block O_DIRECT cases.  Each row
+ * names the filesystems it applies to, how its files are set up, the call,
+ * the expected return/errno, a post-condition, and the seed patch / upstream
+ * commit / mainline function whose behaviour it pins.  Expected results are
+ * mainline's (fs/read_write.c, fs/remap_range.c, fs/attr.c); they never
+ * change per branch.  Output is KTAP version 1.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <ftw.h>
+#include <grp.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/swap.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <sys/xattr.h>
+
+/* Own copies of the uapi definitions (linux/fs.h, linux/fiemap.h), so that
+ * old or missing headers do not matter and <sys/mount.h> does not clash. */
+struct sg_clone_range { int64_t src_fd; uint64_t src_offset, src_length, dest_offset; };
+struct sg_dedupe_info { int64_t dest_fd; uint64_t dest_offset, bytes_deduped; int32_t status; uint32_t reserved; };
+struct sg_dedupe { uint64_t src_offset, src_length; uint16_t dest_count, reserved1; uint32_t reserved2;
+		   struct sg_dedupe_info info[]; };
+struct sg_extent { uint64_t logical, physical, length, r64[2]; uint32_t flags, r32[3]; };
+struct sg_fiemap { uint64_t start, length; uint32_t flags, mapped, count, reserved; struct sg_extent ext[]; };
+#define SG_FICLONE		_IOW(0x94, 9, int)
+#define SG_FICLONERANGE		_IOW(0x94, 13, struct sg_clone_range)
+#define SG_FIDEDUPERANGE	_IOWR(0x94, 54, struct sg_dedupe)
+#define SG_GETFLAGS		_IOR('f', 1, long)
+#define SG_SETFLAGS		_IOW('f', 2, long)
+#define SG_FIEMAP		_IOWR('f', 11, struct sg_fiemap)
+#define SG_IMMUTABLE_FL		0x10
+#define SG_DEDUPE_SAME		0
+#define SG_DEDUPE_DIFFERS	1
+#define SG_EXT_LAST		0x1
+#define SG_EXT_SHARED		0x2000
+#ifndef SYS_copy_file_range
+#define SYS_copy_file_range	326	/* x86_64 */
+#endif
+#define XFS_MAGIC	0x58465342
+#define EXT4_MAGIC	0xEF53
+#define TMPFS_MAGIC	0x01021994
+
+#define B	4096LL		/* fs block size of the guest filesystems */
+#define NOBODY	65534
+#define OLD	1000000000L	/* 2001-09-09: "old" timestamp */
+
+enum { XFS = 1, EXT4 = 2, TMPFS = 4, CROSS = 8, ALL = 7, NOREF = EXT4 | TMPFS };
+enum { F_GUEST = 1, F_NOBODY = 2, F_RLIMIT = 4, F_SIGX = 8, F_LOOP = 16, F_NOIMG = 32 };
+enum { K_REG, K_DIR, K_PIPE, K_CHR, K_SOCK, K_CLOSED, K_SAME };
+enum { OP_CFR = 1, OP_CFR_LIBC, OP_CFR_NULL, OP_CLONE, OP_CLONE_RANGE, OP_DEDUPE, OP_CUSTOM };
+
+static const struct { const char *name; unsigned bit; long magic; } fstype[] = {
+	{ "xfs", XFS, XFS_MAGIC }, { "ext4", EXT4, EXT4_MAGIC }, { "tmpfs", TMPFS, TMPFS_MAGIC },
+};
+struct fsent { const char *name; unsigned bit; char dir[1024]; };
+
+struct ctx;
+struct tcase {
+	const char *id;
+	unsigned fs, xsrc;		/* filesystems; for CROSS rows: allowed source fs (0 = any) */
+	unsigned fl;
+	int op;
+	long long isz, osz, osame;	/* sizes; leading bytes of dest equal to source */
+	int iflag, oflag, ikind, okind, omode;
+	long long pin, pout;
+	unsigned long long len;
+	unsigned cfl;			/* copy_file_range flags */
+	long long rl;			/* RLIMIT_FSIZE for F_RLIMIT */
+	int (*prep)(struct ctx *);	/* extra setup: 0 ok, -1 SKIP (why) */
+	long (*call)(struct ctx *);	/* OP_CUSTOM */
+	long want; int werr;		/* expected return, or -1/werr */
+	int nd, dst[3]; long long bd[3]; /* dedupe: dest count, statuses, bytes_deduped */
+	int (*post)(struct ctx *);	/* extra post-condition: 0 ok, 1 FAIL (why) */
+	const char *pins;
+};
+
+struct res {			/* shared with an unprivileged/limited child */
+	long ret; int err, sigx;
+	long long offin, offout, posin, posout;
+	unsigned char ded[sizeof(struct sg_dedupe) + 3 * sizeof(struct sg_dedupe_info)];
+};
+
+struct ctx {
+	const struct tcase *tc;
+	const struct fsent *fi, *fo;
+	char din[2048], dout[2048], pin[PATH_MAX], pout[PATH_MAX];
+	int fin, fout, extra[2], fds[6], nfds;
+	long long pos_in, pos_out; unsigned long long len;
+	unsigned char *iimg, *oimg; long long iimgsz, oimgsz;
+	struct stat sti, sto;
+	struct res *r;
+	char why[768];
+	int nimm, nswap, remounted; char imm[2][PATH_MAX], swp[2][PATH_MAX];
+	unsigned long mflags; long long t0;
+};
+
+static struct fsent fss[8];
+static int nfs, ncross, guest, seq;
+static struct { int s, d; } crosses[8];
+static const char *only;
+static struct res *shared_res;
+
+/* ---------------------------------------------------------------- helpers */
+
+static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->why, sizeof(c->why), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+#define FAIL(c, ...) setwhy(c, 1, __VA_ARGS__)
+#define SKIP(c, ...) setwhy(c, -1, __VA_ARGS__)
+
+static const char *ename(int e)
+{
+	static char buf[16];
+	static const struct { int e; const char *n; } t[] = {
+		{ 0, "0" }, { EBADF, "EBADF" }, { EINVAL, "EINVAL" }, { EISDIR, "EISDIR" },
+		{ EXDEV, "EXDEV" }, { EPERM, "EPERM" }, { ETXTBSY, "ETXTBSY" }, { EFBIG, "EFBIG" },
+		{ EOVERFLOW, "EOVERFLOW" }, { EOPNOTSUPP, "EOPNOTSUPP" }, { EACCES, "EACCES" },
+		{ ENOSYS, "ENOSYS" }, { ENOTTY, "ENOTTY" }, { EFAULT, "EFAULT" }, { ENODATA, "ENODATA" },
+		{ EBADE, "EBADE" }, { ESPIPE, "ESPIPE" }, { ENOSPC, "ENOSPC" }, { EIO, "EIO" },
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].e == e)
+			return t[i].n;
+	snprintf(buf, sizeof(buf), "errno %d", e);
+	return buf;
+}
+
+static unsigned char pat(long long off, int seed)
+{
+	return (unsigned char)((off * 131 + (off >> 12) * 7 + seed * 61) % 251 + 1);
+}
+
+/* Create path with size bytes: [0,same) pattern seed 1, the rest seed 2. */
+static int mkpat(const char *path, long long size, long long same, int mode)
+{
+	unsigned char buf[65536];
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (fd < 0)
+		return -1;
+	for (long long off = 0; off < size;) {
+		long long n = size - off < (long long)sizeof(buf) ? size - off : (long long)sizeof(buf);
+		for (long long i = 0; i < n; i++)
+			buf[i] = pat(off + i, off + i < same ? 1 : 2);
+		if (pwrite(fd, buf, n, off) != n) {
+			close(fd);
+			return -1;
+		}
+		off += n;
+	}
+	if (fchmod(fd, mode) || close(fd))
+		return -1;
+	return 0;
+}
+
+static unsigned char *slurp(const char *path, long long *size)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOATIME);	/* never touch the atime under test */
+	unsigned char *p = NULL;
+	if (fd < 0)
+		fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st) || st.st_size > (64 << 20))
+		goto out;
+	p = calloc(1, st.st_size + 1);
+	if (p && pread(fd, p, st.st_size, 0) != st.st_size) {
+		free(p);
+		p = NULL;
+	}
+	*size = st.st_size;
+out:
+	if (fd >= 0)
+		close(fd);
+	return p;
+}
+
+static long long ts_ns(struct timespec t) { return t.tv_sec * 1000000000LL + t.tv_nsec; }
+
+static long long now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec;
+}
+
+/* Wait until a new inode timestamp must differ from st's ctime (1 s
+ * granularity filesystems such as 128-byte-inode ext4 report tv_nsec 0). */
+static void tick(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st))
+		return;
+	if (st.st_ctim.tv_nsec == 0)
+		while (now_s() <= st.st_ctim.tv_sec)
+			usleep(20000);
+	else
+		usleep(30000);
+}
+
+/* Are all extents of fd in [off, off+len) shared (want=1) / none shared (want=0)? */
+static int extents_are(int fd, long long off, long long len, int want)
+{
+	char buf[sizeof(struct sg_fiemap) + 64 * sizeof(struct sg_extent)];
+	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
+	memset(buf, 0, sizeof(buf));
+	fm->start = off;
+	fm->length = len;
+	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
+	fm->count = 64;
+	if (ioctl(fd, SG_FIEMAP, fm) || fm->mapped == 0)
+		return 0;
+	for (unsigned i = 0; i < fm->mapped; i++)
+		if (!!(fm->ext[i].flags & SG_EXT_SHARED) != want)
+			return 0;
+	return 1;
+}
+
+static long long fs_maxbytes(const char *dir)
+{
+	char p[PATH_MAX];
+	long long lo = 0, hi = LLONG_MAX;
+	snprintf(p, sizeof(p), "%s/maxprobe", dir);
+	int fd = open(p, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, hi) == 0)
+		lo = hi;
+	while (lo < hi) {	/* largest size ftruncate accepts == s_maxbytes */
+		long long mid = lo + (long long)(((unsigned long long)hi - lo + 1) / 2);
+		if (ftruncate(fd, mid) == 0)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (ftruncate(fd, 0)) { /* best effort */ }
+	close(fd);
+	unlink(p);
+	return lo;
+}
+
+static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st; (void)flag; (void)f;
+	return remove(p) && errno != ENOENT ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ prep hooks */
+
+static int set_immutable(struct ctx *c, int fd, const char *path)
+{
+	int fl = 0;
+	if (ioctl(fd, SG_GETFLAGS, &fl))
+		return SKIP(c, "FS_IOC_GETFLAGS: %s", ename(errno));
+	fl |= SG_IMMUTABLE_FL;
+	if (ioctl(fd, SG_SETFLAGS, &fl))
+		return SKIP(c, "FS_IOC_SETFLAGS FS_IMMUTABLE_FL refused: %s", ename(errno));
+	snprintf(c->imm[c->nimm++], PATH_MAX, "%s", path);
+	return 0;
+}
+static int prep_immutable_out(struct ctx *c) { return set_immutable(c, c->fout, c->pout); }
+static int prep_immutable_in(struct ctx *c) { return set_immutable(c, c->fin, c->pin); }
+
+/* A fully written swap file (no holes, no unwritten extents) with a v1
+ * SWAPSPACE2 header; the fd is opened before swapon(2). */
+static int make_swap(struct ctx *c, const char *path, int *fd, int flag)
+{
+	long ps = sysconf(_SC_PAGESIZE), npages = 40;
+	unsigned char *pg = calloc(1, ps);
+	int w;
+	close(*fd);
+	unlink(path);
+	w = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	if (!pg || w < 0)
+		return SKIP(c, "create swapfile: %s", ename(errno));
+	for (long i = 0; i < npages; i++) {
+		memset(pg, 0, ps);
+		if (i == 0) {
+			uint32_t v[3] = { 1, (uint32_t)(npages - 1), 0 }; /* version, last_page, nr_badpages */
+			memcpy(pg + 1024, v, sizeof(v));
+			memcpy(pg + ps - 10, "SWAPSPACE2", 10);
+		}
+		if (write(w, pg, ps) != ps)
+			return free(pg), close(w), SKIP(c, "write swapfile: %s", ename(errno));
+	}
+	free(pg);
+	if (fsync(w) || close(w))
+		return SKIP(c, "fsync swapfile: %s", ename(errno));
+	*fd = open(path, flag);
+	if (*fd < 0)
+		return SKIP(c, "open swapfile: %s", ename(errno));
+	if (swapon(path, 0))
+		return SKIP(c, "swapon refused on %s: %s", c->fo->name, ename(errno));
+	snprintf(c->swp[c->nswap++], PATH_MAX, "%s", path);
+	return 0;
+}
+static int prep_swap_out(struct ctx *c) { return make_swap(c, c->pout, &c->fout, O_WRONLY); }
+static int prep_swap_in(struct ctx *c) { return make_swap(c, c->pin, &c->fin, O_RDONLY); }
+
+static int prep_maxbytes(struct ctx *c, long long back)
+{
+	long long m = fs_maxbytes(c->dout);
+	if (m <= 0)
+		return SKIP(c, "cannot probe s_maxbytes");
+	c->pos_out = m - back;
+	printf("# %s: s_maxbytes probed as %lld, pos_out %lld\n", c->tc->id, m, c->pos_out);
+	return 0;
+}
+static int prep_maxbytes_at(struct ctx *c) { return prep_maxbytes(c, 0); }
+static int prep_maxbytes_below(struct ctx *c) { return prep_maxbytes(c, 100); }
+
+static int prep_oldtimes(struct ctx *c)
+{
+	struct timespec ts[2] = { { OLD, 0 }, { OLD, 0 } };
+	if (utimensat(AT_FDCWD, c->pout, ts, 0))
+		return SKIP(c, "utimensat: %s", ename(errno));
+	tick(c->pout);
+	return 0;
+}
+
+static int set_in_times(struct ctx *c, long long at, long long mt)
+{
+	struct timespec ts[2] = { { at, 0 }, { mt, 0 } };
+	if (utimensat(AT_FDCWD, c->pin, ts, 0))
+		return SKIP(c, "utimensat: %s", ename(errno));
+	return 0;
+}
+
+static int prep_atime_rel(struct ctx *c)
+{
+	struct statvfs sv;
+	if (statvfs(c->din, &sv) == 0 && (sv.f_flag & ST_NOATIME))
+		return SKIP(c, "source mount is noatime");
+	return set_in_times(c, OLD, OLD + 100);	/* atime older than mtime and 24h */
+}
+
+static unsigned long mnt_flags(const struct statvfs *sv)
+{
+	unsigned long f = 0;
+	if (sv->f_flag & ST_RDONLY) f |= MS_RDONLY;
+	if (sv->f_flag & ST_NOSUID) f |= MS_NOSUID;
+	if (sv->f_flag & ST_NODEV) f |= MS_NODEV;
+	if (sv->f_flag & ST_NOEXEC) f |= MS_NOEXEC;
+	if (sv->f_flag & ST_NOATIME) f |= MS_NOATIME;
+	if (sv->f_flag & ST_NODIRATIME) f |= MS_NODIRATIME;
+	f |= (sv->f_flag & ST_RELATIME) ? MS_RELATIME : (f & MS_NOATIME) ? 0 : MS_STRICTATIME;
+	return f;
+}
+
+static int prep_atime_strict(struct ctx *c)
+{
+	struct statvfs sv;
+	if (statvfs(c->fi->dir, &sv))
+		return SKIP(c, "statvfs: %s", ename(errno));
+	c->mflags = mnt_flags(&sv);
+	unsigned long f = (c->mflags & ~(MS_NOATIME | MS_RELATIME | MS_NODIRATIME)) | MS_STRICTATIME;
+	if (mount(NULL, c->fi->dir, NULL, MS_REMOUNT | MS_BIND | f, NULL))
+		return SKIP(c, "remount %s strictatime: %s", c->fi->dir, ename(errno));
+	c->remounted = 1;
+	/* atime in the future: relatime would leave it (atime > mtime, ctime,
+	 * and not 24h old); strictatime must replace it */
+	c->t0 = now_s() + 3600;
+	return set_in_times(c, c->t0, now_s() - 100);
+}
+
+/* Put non-zero bytes into the dest's EOF page beyond EOF through a shared
+ * mapping: the kernel must not let them show once EOF moves up. */
+static int prep_mmap_garbage(struct ctx *c)
+{
+	int fd = open(c->pout, O_RDWR);
+	unsigned char *p = fd < 0 ? MAP_FAILED : mmap(NULL, B, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return SKIP(c, "mmap dest: %s", ename(errno));
+	memset(p + c->tc->osz, 0xEE, B - c->tc->osz);
+	munmap(p, B);
+	close(fd);
+	return 0;
+}
+
+static int prep_fcaps(struct ctx *c)
+{
+	/* struct vfs_cap_data, VFS_CAP_REVISION_2 | VFS_CAP_FLAGS_EFFECTIVE,
+	 * permitted = CAP_NET_BIND_SERVICE */
+	uint32_t cap[5] = { 0x02000001, 1u << 10, 0, 0, 0 };
+	if (setxattr(c->pout, "security.capability", cap, sizeof(cap), 0))
+		return SKIP(c, "setxattr security.capability refused: %s", ename(errno));
+	return 0;
+}
+
+static int chown_mode(struct ctx *c, const char *p, uid_t u, gid_t g, int mode)
+{
+	if (chown(p, u, g) || chmod(p, mode))
+		return SKIP(c, "chown/chmod: %s", ename(errno));
+	return 0;
+}
+static int prep_sgid_ingroup(struct ctx *c) { return chown_mode(c, c->pout, 0, NOBODY, 02767); }
+static int prep_owner_ro(struct ctx *c) { return chown_mode(c, c->pout, NOBODY, NOBODY, 0444); }
+
+static int prep_multi(struct ctx *c)	/* dest 2 differs, dest 3 is a closed fd */
+{
+	char p[PATH_MAX];
+	snprintf(p, sizeof(p), "%s/out2", c->dout);
+	if (mkpat(p, c->tc->osz, 0, 0666) || (c->extra[0] = open(p, O_RDWR)) < 0)
+		return SKIP(c, "create out2: %s", ename(errno));
+	c->extra[1] = 1000;
+	close(1000);
+	return 0;
+}
+
+/* ------------------------------------------------------------ post hooks */
+
+static int post_mode(struct ctx *c, int want)
+{
+	struct stat st;
+	if (stat(c->pout, &st))
+		return FAIL(c, "stat: %s", ename(errno));
+	if ((st.st_mode & 07777) != (unsigned)want)
+		return FAIL(c, "dest mode %04o, expected %04o", st.st_mode & 07777, want);
+	return 0;
+}
+static int post_0777(struct ctx *c) { return post_mode(c, 0777); }
+static int post_0767(struct ctx *c) { return post_mode(c, 0767); }
+static int post_02767(struct ctx *c) { return post_mode(c, 02767); }
+static int post_04777(struct ctx *c) { return post_mode(c, 04777); }
+
+static int post_nocaps(struct ctx *c)
+{
+	char v[64];
+	if (getxattr(c->pout, "security.capability", v, sizeof(v)) >= 0)
+		return FAIL(c, "security.capability still present on dest");
+	if (errno != ENODATA)
+		return FAIL(c, "getxattr: got %s, expected ENODATA", ename(errno));
+	return 0;
+}
+
+static int post_times(struct ctx *c)
+{
+	struct stat st;
+	if (stat(c->pout, &st))
+		return FAIL(c, "stat: %s", ename(errno));
+	if (st.st_mtim.tv_sec <= OLD + 86400)
+		return FAIL(c, "dest mtime not updated (still %ld)", (long)st.st_mtim.tv_sec);
+	if (ts_ns(st.st_ctim) <= ts_ns(c->sto.st_ctim))
+		return FAIL(c, "dest ctime not advanced (%lld -> %lld ns)",
+			    ts_ns(c->sto.st_ctim), ts_ns(st.st_ctim));
+	return 0;
+}
+
+static int post_atime(struct ctx *c)
+{
+	struct stat st;
+	if (stat(c->pin, &st))
+		return FAIL(c, "stat: %s", ename(errno));
+	if (c->remounted ? st.st_atim.tv_sec >= c->t0 : st.st_atim.tv_sec <= OLD + 86400)
+		return FAIL(c, "source atime not updated (%ld)", (long)st.st_atim.tv_sec);
+	return 0;
+}
+
+static int post_sigx(struct ctx *c)
+{
+	if (!!c->r->sigx != !!(c->tc->fl & F_SIGX))
+		return FAIL(c, "SIGXFSZ delivered %d times, expected %s", c->r->sigx,
+			    (c->tc->fl & F_SIGX) ? ">0" : "0");
+	return 0;
+}
+
+static int post_again_zero(struct ctx *c)	/* at EOF now: next call copies 0 */
+{
+	loff_t i = c->r->offin, o = c->r->offout;
+	long n = syscall(SYS_copy_file_range, c->fin, &i, c->fout, &o, (size_t)B, 0);
+	if (n != 0)
+		return FAIL(c, "copy at source EOF returned %ld (%s), expected 0", n, ename(errno));
+	return 0;
+}
+
+static int post_maxbytes(struct ctx *c)
+{
+	unsigned char buf[100];
+	struct stat st;
+	if (fstat(c->fout, &st) || st.st_size != c->pos_out + 100)
+		return FAIL(c, "dest size %lld, expected %lld", (long long)st.st_size, c->pos_out + 100);
+	if (pread(c->fout, buf, 100, c->pos_out) != 100)
+		return FAIL(c, "read back: %s", ename(errno));
+	for (int i = 0; i < 100; i++)
+		if (buf[i] != pat(i, 1))
+			return FAIL(c, "byte %d at s_maxbytes-100 wrong", i);
+	return 0;
+}
+
+static int post_shared(struct ctx *c)
+{
+	long long n = c->tc->len ? (long long)c->tc->len : c->tc->isz - c->pos_in;
+	n &= ~(B - 1);		/* whole blocks only */
+	if (!extents_are(c->fout, c->pos_out, n, 1) || !extents_are(c->fin, c->pos_in, n, 1))
+		return FAIL(c, "FIEMAP: range [%lld,+%lld) not FIEMAP_EXTENT_SHARED in both files",
+			    c->pos_out, n);
+	return 0;
+}
+static int post_eof_shared(struct ctx *c)	/* partial EOF block deduped as well */
+{
+	if (!extents_are(c->fout, 0, c->tc->osz, 1))
+		return FAIL(c, "FIEMAP: partial EOF block not shared after dedupe ending at both EOFs");
+	return 0;
+}
+static int post_mid_unshared(struct ctx *c)
+{
+	if (!extents_are(c->fout, 0, B, 1))
+		return FAIL(c, "FIEMAP: first block not shared");
+	if (!extents_are(c->fout, B, B, 0))
+		return FAIL(c, "FIEMAP: partial EOF block was remapped into the middle of dest");
+	return 0;
+}
+static int post_unshared(struct ctx *c)
+{
+	if (!extents_are(c->fout, 0, c->tc->osz, 0))
+		return FAIL(c, "FIEMAP: dest shares extents although data differed");
+	return 0;
+}
+
+/* ---------------------------------------------------- seed 011: dio tail */
+
+/*
+ * b450672fb66b "iomap: sub-block dio needs to zeroout beyond EOF".  The
+ * stale data the bug exposes is whatever is on disk in the EOF block past
+ * the 512 bytes written.  Making that deterministic:
+ *  1. a poison file full of 0xA5 is written, fsynced and unlinked, then the
+ *     fs is synced, so its freed blocks hold 0xA5 and are reusable;
+ *  2. the test file gets 256 KiB of buffered data and is fsynced: on XFS
+ *     this creates speculative preallocation past EOF, which 4.19-era XFS
+ *     converted to *written* extents over the freed (0xA5) blocks;
+ *  3. a 512-byte O_DIRECT write at EOF lands in such a mapped, non-new
+ *     block, so without the fix the iomap dio path zeroes nothing (no
+ *     IOMAP_F_NEW, not unwritten) and bytes 512..4095 of the block stay 0xA5;
+ *  4. the page cache is dropped and the EOF page is read through mmap: every
+ *     byte past EOF must be zero (filemap reads the whole EOF block).
+ * Since 6.1 XFS converts post-EOF delalloc to unwritten extents, and ext4's
+ * dio allocates new blocks (IOMAP_F_NEW), so need_zeroout already covers
+ * the tail there: the case stays correct but may pass on a kernel lacking
+ * the fix.  It reports in a diagnostic whether stale 0xA5 was reachable.
+ */
+static long call_dio_eof(struct ctx *c)
+{
+	const long long base = 256 * 1024, poison = 4 << 20;
+	char pp[PATH_MAX];
+	unsigned char *buf;
+	long ret = -2;		/* -2: a setup step failed (SKIP), errno says why */
+	int fd = -1, dfd = -1;
+	errno = 0;
+	if (posix_memalign((void **)&buf, B, 1 << 20))
+		return -2;
+	snprintf(pp, sizeof(pp), "%s/poison", c->dout);
+	memset(buf, 0xA5, 1 << 20);
+	if ((fd = open(pp, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0)
+		goto out;
+	for (long long o = 0; o < poison; o += 1 << 20)
+		if (pwrite(fd, buf, 1 << 20, o) != 1 << 20)
+			goto out;
+	if (fsync(fd) || close(fd) || unlink(pp))
+		goto out;
+	fd = open(c->pout, O_RDWR);
+	if (fd < 0 || syncfs(fd))
+		goto out;
+	memset(buf, 0x11, base);
+	if (pwrite(fd, buf, base, 0) != base || fsync(fd))
+		goto out;
+	if ((dfd = open(c->pout, O_RDWR | O_DIRECT)) < 0)
+		goto out;
+	memset(buf, 0x22, 512);
+	ret = pwrite(dfd, buf, 512, base);
+	if (ret == 512) {
+		fsync(dfd);
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		if (guest) {
+			int dc = open("/proc/sys/vm/drop_caches", O_WRONLY);
+			if (dc >= 0 && write(dc, "3", 1) != 1) { /* best effort */ }
+			if (dc >= 0)
+				close(dc);
+		}
+	}
+out:
+	{
+		int e = errno;
+		if (fd >= 0) close(fd);
+		if (dfd >= 0) close(dfd);
+		free(buf);
+		errno = e;
+	}
+	return ret;
+}
+
+static int post_dio_eof(struct ctx *c)
+{
+	const long long base = 256 * 1024;
+	int fd = open(c->pout, O_RDONLY), nz = 0, first = -1;
+	unsigned char *p = fd < 0 ? MAP_FAILED : mmap(NULL, base + B, PROT_READ, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED)
+		return FAIL(c, "mmap: %s", ename(errno));
+	for (long long i = 0; i < base + 512; i++)
+		if (p[i] != (i < base ? 0x11 : 0x22)) {
+			munmap(p, base + B), close(fd);
+			return FAIL(c, "data byte %lld wrong (0x%02x)", i, p[i]);
+		}
+	for (long long i = base + 512; i < base + B; i++)
+		if (p[i]) {
+			nz++;
+			if (first < 0)
+				first = p[i];
+		}
+	munmap(p, base + B);
+	close(fd);
+	if (nz)
+		return FAIL(c, "%d bytes past EOF in the EOF page are non-zero (first 0x%02x%s) - "
+			    "stale data exposed via mmap", nz, first, first == 0xA5 ? ", poison" : "");
+	return 0;
+}
+
+/* ------------------------------------------------------------- the calls */
+
+static long cfr_once(struct ctx *c, int op, loff_t *oi, loff_t *oo, size_t len)
+{
+	if (op == OP_CFR_LIBC)
+		return copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfl);
+	if (op == OP_CFR_NULL)
+		return syscall(SYS_copy_file_range, c->fin, NULL, c->fout, NULL, len, c->tc->cfl);
+	return syscall(SYS_copy_file_range, c->fin, oi, c->fout, oo, len, c->tc->cfl);
+}
+
+static long do_call(struct ctx *c)
+{
+	const struct tcase *t = c->tc;
+	struct res *r = c->r;
+	loff_t oi = c->pos_in, oo = c->pos_out;
+	long ret = 0;
+
+	errno = 0;
+	switch (t->op) {
+	case OP_CFR: case OP_CFR_LIBC: case OP_CFR_NULL:
+		if (t->op == OP_CFR_NULL &&
+		    (lseek(c->fin, c->pos_in, SEEK_SET) < 0 || lseek(c->fout, c->pos_out, SEEK_SET) < 0))
+			return -1;
+		if (!(t->fl & F_LOOP)) {
+			ret = cfr_once(c, t->op, &oi, &oo, c->len);
+			break;
+		}
+		/* like cp(1): a short copy is legal, repeat until done or 0 */
+		for (int i = 0; i < 4096 && (unsigned long long)ret < c->len; i++) {
+			long n = cfr_once(c, t->op, &oi, &oo, c->len - ret);
+			if (n < 0 && ret == 0)
+				ret = -1;
+			if (n <= 0)
+				break;
+			ret += n;
+		}
+		break;
+	case OP_CLONE:
+		ret = ioctl(c->fout, SG_FICLONE, c->fin);
+		break;
+	case OP_CLONE_RANGE: {
+		struct sg_clone_range cr = { c->fin, (uint64_t)c->pos_in, c->len, (uint64_t)c->pos_out };
+		ret = ioctl(c->fout, SG_FICLONERANGE, &cr);
+		break;
+	}
+	case OP_DEDUPE: {
+		struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
+		int nd = t->nd ? t->nd : 1;
+		memset(r->ded, 0, sizeof(r->ded));
+		d->src_offset = c->pos_in;
+		d->src_length = c->len;
+		d->dest_count = nd;
+		for (int i = 0; i < nd; i++) {
+			d->info[i].dest_fd = i ? c->extra[i - 1] : c->fout;
+			d->info[i].dest_offset = c->pos_out;
+			d->info[i].status = 0x7777;	/* must be overwritten */
+		}
+		ret = ioctl(c->fin, SG_FIDEDUPERANGE, d);
+		break;
+	}
+	case OP_CUSTOM:
+		ret = t->call(c);
+		break;
+	}
+	r->err = ret < 0 ? errno : 0;
+	r->offin = oi;
+	r->offout = oo;
+	r->posin = lseek(c->fin, 0, SEEK_CUR);
+	r->posout = lseek(c->fout, 0, SEEK_CUR);
+	return r->ret = ret;
+}
+
+static volatile sig_atomic_t xfsz;
+static void on_xfsz(int s) { (void)s; xfsz++; }
+
+static int run_call(struct ctx *c)
+{
+	const struct tcase *t = c->tc;
+	pid_t pid;
+	int st;
+	memset(c->r, 0, sizeof(*c->r));
+	if (!(t->fl & (F_NOBODY | F_RLIMIT))) {
+		do_call(c);
+		return 0;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return SKIP(c, "fork: %s", ename(errno));
+	if (pid == 0) {
+		struct rlimit rl = { t->rl, t->rl };
+		signal(SIGXFSZ, on_xfsz);
+		if ((t->fl & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
+			_exit(3);
+		if ((t->fl & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
+			_exit(4);
+		do_call(c);
+		c->r->sigx = xfsz;
+		_exit(0);
+	}
+	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
+		return FAIL(c, "child died (status 0x%x)", st);
+	if (WEXITSTATUS(st))
+		return SKIP(c, "child could not %s", WEXITSTATUS(st) == 3 ? "setrlimit" : "drop to uid 65534");
+	return 0;
+}
+
+/* --------------------------------------------------------------- runner */
+
+static int open_kind(struct ctx *c, int kind, int in, const char *dir, char *path, long long size,
+		     long long same, int flag, int mode)
+{
+	int sv[2];
+	char p[PATH_MAX];
+	switch (kind) {
+	case K_REG:
+		snprintf(path, PATH_MAX, "%s/%s", dir, in ? "in" : "out");
+		if (mkpat(path, size, same, mode ? mode : 0666))
+			return -1;
+		return open(path, flag);
+	case K_SAME:
+		return open(c->pin, flag);
+	case K_DIR:
+		snprintf(path, PATH_MAX, "%s/dir", dir);
+		return mkdir(path, 0755) ? -1 : open(path, O_RDONLY | O_DIRECTORY);
+	case K_PIPE:	/* source: read end, dest: write end; the other end stays open */
+		if (pipe(sv))
+			return -1;
+		c->fds[c->nfds++] = sv[in ? 1 : 0];
+		return sv[in ? 0 : 1];
+	case K_SOCK:
+		if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+			return -1;
+		c->fds[c->nfds++] = sv[1];
+		return sv[0];
+	case K_CHR:
+		snprintf(p, sizeof(p), "%s/null", dir);
+		if (mknod(p, S_IFCHR | 0666, makedev(1, 3)) == 0)
+			return open(p, in ? O_RDONLY : O_WRONLY);
+		return open("/dev/null", in ? O_RDONLY : O_WRONLY);
+	case K_CLOSED:
+		close(999);
+		return 999;
+	}
+	return -1;
+}
+
+static int mkcasedir(char *out, const struct fsent *f, const char *id)
+{
+	snprintf(out, 2048, "%s/sg.%.40s.%d.%d", f->dir, id, (int)getpid(), ++seq);
+	if (mkdir(out, 0777) || chmod(out, 0777))
+		return -1;
+	return 0;
+}
+
+static void cleanup(struct ctx *c)
+{
+	for (int i = 0; i < c->nswap; i++)
+		if (swapoff(c->swp[i]))
+			printf("# warning: swapoff %s: %s\n", c->swp[i], ename(errno));
+	for (int i = 0; i < c->nimm; i++) {
+		int fl = 0, fd = open(c->imm[i], O_RDONLY | O_NONBLOCK);
+		if (fd >= 0 && ioctl(fd, SG_GETFLAGS, &fl) == 0) {
+			fl &= ~SG_IMMUTABLE_FL;
+			if (ioctl(fd, SG_SETFLAGS, &fl))
+				printf("# warning: cannot clear immutable on %s\n", c->imm[i]);
+		}
+		if (fd >= 0)
+			close(fd);
+	}
+	if (c->remounted && mount(NULL, c->fi->dir, NULL, MS_REMOUNT | MS_BIND | c->mflags, NULL))
+		printf("# warning: restoring mount flags of %s: %s\n", c->fi->dir, ename(errno));
+	if (c->tc->ikind != K_CLOSED && c->fin >= 0)
+		close(c->fin);
+	if (c->fout >= 0)
+		close(c->fout);
+	if (c->extra[0] >= 0)
+		close(c->extra[0]);
+	for (int i = 0; i < c->nfds; i++)
+		close(c->fds[i]);
+	free(c->iimg);
+	free(c->oimg);
+	if (c->din[0])
+		nftw(c->din, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	if (c->dout[0] && strcmp(c->din, c->dout))
+		nftw(c->dout, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+/* dest must equal its pre-call image with [pin, pin+n) of the source laid at
+ * pout (zero-filled up to pout if that is past EOF); source unchanged. */
+static int check_images(struct ctx *c, long long n)
+{
+	const struct tcase *t = c->tc;
+	long long isz = 0, osz = 0, esz = c->oimgsz;
+	unsigned char *ni, *no, *exp;
+	int rc = 0;
+	if (n > 0 && c->pos_out + n > esz)
+		esz = c->pos_out + n;
+	exp = calloc(1, esz + 1);
+	memcpy(exp, c->oimg, c->oimgsz);
+	if (n > 0)
+		memcpy(exp + c->pos_out, c->iimg + c->pos_in, n);
+	no = slurp(c->pout, &osz);
+	ni = t->okind == K_SAME ? NULL : slurp(c->pin, &isz);
+	if (!no || osz != esz)
+		rc = FAIL(c, "dest size %lld, expected %lld", osz, esz);
+	else
+		for (long long i = 0; i < esz; i++)
+			if (no[i] != exp[i]) {
+				rc = FAIL(c, "dest byte %lld is 0x%02x, expected 0x%02x%s", i, no[i], exp[i],
+					  i >= c->oimgsz && i < c->pos_out ? " (gap past old EOF)" : "");
+				break;
+			}
+	if (!rc && t->okind != K_SAME && (!ni || isz != c->iimgsz || memcmp(ni, c->iimg, isz)))
+		rc = FAIL(c, "source changed");
+	free(exp);
+	free(no);
+	free(ni);
+	return rc;
+}
+
+static int check_result(struct ctx *c)
+{
+	const struct tcase *t = c->tc;
+	struct res *r = c->r;
+	struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
+	long long n = 0;
+
+	if (t->op == OP_CUSTOM && r->ret == -2)
+		return SKIP(c, "setup (poison file, fsync, O_DIRECT open) failed on %s: %s",
+			    c->fo->name, ename(r->err));
+	if (t->werr && (r->ret != -1 || r->err != t->werr))
+		return FAIL(c, "got %ld (%s), expected -1 %s", r->ret, ename(r->err), ename(t->werr));
+	if (!t->werr && r->ret != t->want)
+		return FAIL(c, "got %ld (%s), expected %ld", r->ret, ename(r->err), t->want);
+	if (t->op == OP_DEDUPE && r->ret == 0)
+		for (int i = 0; i < (t->nd ? t->nd : 1); i++)
+			if (d->info[i].status != t->dst[i] || (long long)d->info[i].bytes_deduped != t->bd[i])
+				return FAIL(c, "dest %d: status %d bytes_deduped %llu, expected status %d "
+					    "bytes_deduped %lld", i, d->info[i].status,
+					    (unsigned long long)d->info[i].bytes_deduped, t->dst[i], t->bd[i]);
+	if (r->ret > 0 && (t->op == OP_CFR || t->op == OP_CFR_LIBC)) {
+		if (r->offin != c->pos_in + r->ret || r->offout != c->pos_out + r->ret)
+			return FAIL(c, "offsets updated to %lld/%lld, expected %lld/%lld", r->offin,
+				    r->offout, c->pos_in + r->ret, c->pos_out + r->ret);
+		if (r->posin != 0 || r->posout != 0)
+			return FAIL(c, "file positions moved to %lld/%lld with explicit offsets",
+				    r->posin, r->posout);
+	}
+	if (r->ret > 0 && t->op == OP_CFR_NULL &&
+	    (r->posin != c->pos_in + r->ret || r->posout != c->pos_out + r->ret))
+		return FAIL(c, "file positions %lld/%lld, expected %lld/%lld", r->posin, r->posout,
+			    c->pos_in + r->ret, c->pos_out + r->ret);
+	if ((t->fl & F_RLIMIT) && post_sigx(c))
+		return 1;
+	if (r->ret >= 0 && t->op <= OP_CFR_NULL)
+		n = r->ret;
+	else if (r->ret == 0 && (t->op == OP_CLONE || t->op == OP_CLONE_RANGE))
+		n = t->op == OP_CLONE || !c->len ? c->iimgsz - c->pos_in : (long long)c->len;
+	if (t->post && t->post(c))	/* before check_images reads the files */
+		return 1;
+	return !(t->fl & F_NOIMG) && c->oimg && c->iimg ? check_images(c, n) : 0;
+}
+
+static int run_case(const struct tcase *t, const struct fsent *fi, const struct fsent *fo, char *why)
+{
+	static struct ctx c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.tc = t; c.fi = fi; c.fo = fo; c.r = shared_res;
+	c.fin = c.fout = c.extra[0] = c.extra[1] = -1;
+	c.pos_in = t->pin; c.pos_out = t->pout; c.len = t->len;
+	if ((t->fl & F_GUEST) && !guest) {
+		snprintf(why, 768, "needs --guest (root-only kernel state)");
+		return -1;
+	}
+	if (mkcasedir(c.din, fi, t->id) || (fo != fi && mkcasedir(c.dout, fo, t->id))) {
+		rc = SKIP(&c, "mkdir in %s: %s", fi->dir, ename(errno));
+		goto out;
+	}
+	if (fo == fi)
+		strcpy(c.dout, c.din);
+	c.fin = open_kind(&c, t->ikind, 1, c.din, c.pin, t->isz, t->isz, t->iflag, 0);
+	if (c.fin < 0) {
+		rc = SKIP(&c, "setup source (kind %d): %s", t->ikind, ename(errno));
+		goto out;
+	}
+	if (t->okind == K_SAME)
+		strcpy(c.pout, c.pin);
+	c.fout = open_kind(&c, t->okind, 0, c.dout, c.pout, t->osz, t->osame, t->oflag, t->omode);
+	if (c.fout < 0) {
+		rc = SKIP(&c, "setup dest (kind %d): %s", t->okind, ename(errno));
+		goto out;
+	}
+	if (t->prep && (rc = t->prep(&c)))
+		goto out;
+	if (t->ikind == K_REG)
+		c.iimg = slurp(c.pin, &c.iimgsz), stat(c.pin, &c.sti);
+	if (t->okind == K_REG || t->okind == K_SAME)
+		c.oimg = slurp(c.pout, &c.oimgsz), stat(c.pout, &c.sto);
+	if ((rc = run_call(&c)))
+		goto out;
+	rc = check_result(&c);
+out:
+	cleanup(&c);
+	snprintf(why, 768, "%s", c.why);
+	return rc;
+}
+
+/* ----------------------------------------------------------------- table */
+
+#define RW	.iflag = O_RDONLY, .oflag = O_RDWR
+#define P(s)	.pins = s
+
+static const struct tcase cases[] = {
+/* copy_file_range: basic copies */
+{ "cfr_whole", ALL, 0, F_LOOP, OP_CFR, .isz = 3 * B + 123, RW, .len = 3 * B + 123, .want = 3 * B + 123,
+  P("copy_file_range(2) whole file, raw syscall; offsets advanced, f_pos untouched (SYSCALL_DEFINE6 copy_file_range)") },
+{ "cfr_whole_libc", ALL, 0, F_LOOP, OP_CFR_LIBC, .isz = 3 * B + 123, RW, .len = 3 * B + 123, .want = 3 * B + 123,
+  P("glibc copy_file_range() wrapper, same contract as the raw syscall (LTP copy_file_range01 variants)") },
+{ "cfr_partial", ALL, 0, F_LOOP, OP_CFR, .isz = 5 * B, .osz = 2 * B, RW, .pin = 1000, .pout = 3000, .len = 5000, .want = 5000,
+  P("unaligned partial copy into the middle of dest; xfs falls back from remap to do_splice_direct (vfs_copy_file_range)") },
+{ "cfr_aligned", ALL, 0, F_LOOP, OP_CFR, .isz = 4 * B, .osz = 4 * B, RW, .pin = B, .pout = 2 * B, .len = 2 * B, .want = 2 * B,
+  P("block-aligned copy: ->remap_file_range(REMAP_FILE_CAN_SHORTEN) on xfs, splice elsewhere (vfs_copy_file_range)") },
+{ "cfr_null_off", ALL, 0, F_LOOP, OP_CFR_NULL, .isz = 2 * B + 7, .osz = 100, RW, .pin = 100, .pout = 200, .len = 4000, .want = 4000,
+  P("NULL offsets use and advance f_pos of both files (SYSCALL_DEFINE6 copy_file_range)") },
+{ "cfr_short_eof", ALL, 0, F_LOOP, OP_CFR, .isz = B + 500, RW, .pin = 300, .len = 10 * B, .want = B + 200, .post = post_again_zero,
+  P("len past source EOF: short copy to EOF then 0; seed 002 made this EINVAL, merged 5.3 96e6e8f4a68d shortens (generic_copy_file_checks)") },
+{ "cfr_len_huge", ALL, 0, F_LOOP, OP_CFR, .isz = 2 * B + 1, RW, .len = 1ULL << 63, .want = 2 * B + 1,
+  P("len >= 2^63 is shortened to EOF before rw_verify_area, so no EINVAL (generic_copy_file_checks)") },
+{ "cfr_at_eof", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = B, .len = 100, .want = 0,
+  P("pos_in == i_size returns 0 (96e6e8f4a68d; seed 002's EINVAL was not merged) (generic_copy_file_checks)") },
+{ "cfr_past_eof", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = 3 * B, .len = 100, .want = 0,
+  P("pos_in > i_size returns 0, dest untouched (96e6e8f4a68d) (generic_copy_file_checks)") },
+/* bad descriptors and modes */
+{ "cfr_src_wronly", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_WRONLY, .oflag = O_RDWR, .len = B, .werr = EBADF,
+  P("seed 003: source without FMODE_READ -> EBADF (generic_file_rw_checks)") },
+{ "cfr_dst_rdonly", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = B, .werr = EBADF,
+  P("seed 003: dest without FMODE_WRITE -> EBADF (generic_file_rw_checks)") },
+{ "cfr_dst_append", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_RDONLY, .oflag = O_WRONLY | O_APPEND, .len = B, .werr = EBADF,
+  P("seed 003: O_APPEND dest -> EBADF (generic_file_rw_checks)") },
+{ "cfr_closed_fd", ALL, 0, 0, OP_CFR, .ikind = K_CLOSED, RW, .len = B, .werr = EBADF,
+  P("closed fd_in -> EBADF (SYSCALL_DEFINE6 copy_file_range fdget)") },
+{ "cfr_flags", ALL, 0, 0, OP_CFR, .isz = B, RW, .len = B, .cfl = 1, .werr = EINVAL,
+  P("flags != 0 -> EINVAL (SYSCALL_DEFINE6 copy_file_range; COPY_FILE_SPLICE is kernel-internal)") },
+/* non-regular files */
+{ "cfr_dir_src", ALL, 0, 0, OP_CFR, .ikind = K_DIR, RW, .len = B, .werr = EISDIR,
+  P("seed 003: directory source -> EISDIR (generic_file_rw_checks)") },
+{ "cfr_dir_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_DIR, .len = B, .werr = EISDIR,
+  P("seed 003: directory dest -> EISDIR, checked before FMODE_WRITE (generic_file_rw_checks)") },
+{ "cfr_pipe_src", ALL, 0, 0, OP_CFR, .ikind = K_PIPE, RW, .len = B, .werr = EINVAL,
+  P("seed 003: pipe source -> EINVAL (!S_ISREG, generic_file_rw_checks)") },
+{ "cfr_pipe_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_PIPE, .len = B, .werr = EINVAL,
+  P("seed 003: pipe dest -> EINVAL (!S_ISREG, generic_file_rw_checks)") },
+{ "cfr_chrdev_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_CHR, .len = B, .werr = EINVAL,
+  P("seed 003: char device (1:3 null) dest -> EINVAL (generic_file_rw_checks)") },
+{ "cfr_socket_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_SOCK, .len = B, .werr = EINVAL,
+  P("seed 003: AF_UNIX socket dest -> EINVAL (generic_file_rw_checks)") },
+/* overflow and negative offsets */
+{ "cfr_overflow_in", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = 1, .len = ~0ULL, .werr = EOVERFLOW,
+  P("seed 003: pos_in + len wraps -> EOVERFLOW (generic_copy_file_checks 'Ensure offsets don't wrap')") },
+{ "cfr_overflow_out", ALL, 0, 0, OP_CFR, .isz = B, RW, .pout = 1LL << 62, .len = ~0ULL - (1ULL << 61), .werr = EOVERFLOW,
+  P("seed 003: pos_out + len wraps -> EOVERFLOW (generic_copy_file_checks)") },
+{ "cfr_neg_in", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = -4096, .len = 100, .werr = EINVAL,
+  P("negative pos_in -> EINVAL from rw_verify_area(READ) (vfs_copy_file_range)") },
+{ "cfr_neg_out", ALL, 0, 0, OP_CFR, .isz = B, RW, .pout = -4096, .len = 100, .werr = EINVAL,
+  P("negative pos_out -> EINVAL from rw_verify_area (vfs_copy_file_range)") },
+{ "cfr_neg_wrap", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = -1, .len = 100, .werr = EOVERFLOW,
+  P("pos_in -1: (u64)pos_in + len wraps, so EOVERFLOW precedes rw_verify_area's EINVAL (generic_copy_file_checks)") },
+/* same file */
+{ "cfr_same_overlap", ALL, 0, 0, OP_CFR, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = B, .len = 2 * B, .werr = EINVAL,
+  P("seed 003: overlapping ranges in one file -> EINVAL (generic_copy_file_checks)") },
+{ "cfr_same_disjoint", ALL, 0, F_LOOP, OP_CFR, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = 2 * B, .len = 2 * B, .want = 2 * B,
+  P("non-overlapping ranges of one file copy correctly (generic_copy_file_checks)") },
+/* limits */
+{ "cfr_rlimit_efbig", ALL, 0, F_RLIMIT | F_SIGX, OP_CFR, .isz = B, RW, .pout = 2 * B, .len = B, .rl = 2 * B, .werr = EFBIG,
+  P("seed 003: pos_out >= RLIMIT_FSIZE -> SIGXFSZ + EFBIG (generic_write_check_limits)") },
+{ "cfr_rlimit_short", ALL, 0, F_RLIMIT, OP_CFR, .isz = 2 * B, RW, .pout = B, .len = 2 * B, .rl = 2 * B, .want = B,
+  P("pos_out < RLIMIT_FSIZE < end: count shortened to the limit, no signal (generic_write_check_limits)") },
+{ "cfr_maxbytes_efbig", ALL, 0, F_NOIMG, OP_CFR, .isz = B, RW, .len = B, .prep = prep_maxbytes_at, .werr = EFBIG,
+  P("seed 003: pos_out == s_maxbytes -> EFBIG (generic_write_check_limits)") },
+{ "cfr_maxbytes_short", ALL, 0, F_NOIMG, OP_CFR, .isz = B, RW, .len = B, .prep = prep_maxbytes_below, .want = 100, .post = post_maxbytes,
+  P("pos_out = s_maxbytes-100: short copy of 100 bytes (generic_write_check_limits shortens count)") },
+/* immutable and swap */
+{ "cfr_immutable_dst", ALL, 0, F_GUEST, OP_CFR, .isz = B, RW, .len = B, .prep = prep_immutable_out, .werr = EPERM,
+  P("seed 003: IS_IMMUTABLE dest -> EPERM (generic_copy_file_checks; fstests generic/553)") },
+{ "cfr_immutable_src", ALL, 0, F_GUEST | F_LOOP, OP_CFR, .isz = B + 9, RW, .len = B + 9, .prep = prep_immutable_in, .want = B + 9,
+  P("immutable source is readable: copy succeeds, only inode_out is checked (generic_copy_file_checks)") },
+{ "cfr_swap_dst", ALL, 0, F_GUEST, OP_CFR, .isz = B, RW, .len = B, .prep = prep_swap_out, .werr = ETXTBSY,
+  P("seed 003: active swapfile dest -> ETXTBSY (generic_copy_file_checks; fstests generic/554)") },
+{ "cfr_swap_src", ALL, 0, F_GUEST, OP_CFR, RW, .len = B, .prep = prep_swap_in, .werr = ETXTBSY,
+  P("seed 003: active swapfile source -> ETXTBSY, IS_SWAPFILE(inode_in) (generic_copy_file_checks)") },
+/* privileges */
+{ "cfr_suid_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .omode = 04777, .len = B + 10, .want = B + 10, .post = post_0777,
+  P("seed 004: uid 65534 copy into setuid file strips S_ISUID (file_remove_privs, setattr_should_drop_suidgid)") },
+{ "cfr_sgid_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .omode = 02777, .len = B + 10, .want = B + 10, .post = post_0777,
+  P("seed 004: setgid + group-exec stripped for uid 65534 (setattr_should_drop_sgid)") },
+{ "cfr_sgid_nogx_outgroup", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .omode = 02767, .len = 100, .want = 100, .post = post_0767,
+  P("setgid without g+x dropped when caller not in group (6.2 ed5a7047d201, setattr_should_drop_sgid)") },
+{ "cfr_sgid_nogx_ingroup", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .len = 100, .want = 100, .prep = prep_sgid_ingroup, .post = post_02767,
+  P("setgid without g+x kept when caller is in the group (setattr_should_drop_sgid)") },
+{ "cfr_suid_root_keeps", ALL, 0, F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .omode = 04777, .len = 100, .want = 100, .post = post_04777,
+  P("root's CAP_FSETID keeps S_ISUID (setattr_should_drop_suidgid capable check)") },
+{ "cfr_fcaps_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .len = 100, .want = 100, .prep = prep_fcaps, .post = post_nocaps,
+  P("seed 004: security.capability removed on copy (file_remove_privs -> security_inode_killpriv)") },
+/* timestamps */
+{ "cfr_mtime_ctime", ALL, 0, F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .pout = 10, .len = B + 10, .want = B + 10, .prep = prep_oldtimes, .post = post_times,
+  P("seed 005: dest mtime and ctime updated (file_modified via write path / generic_remap_file_range_prep)") },
+{ "cfr_src_atime", ALL, 0, F_LOOP, OP_CFR, .isz = B + 10, RW, .pout = 1, .len = B + 10, .want = B + 10, .prep = prep_atime_rel, .post = post_atime,
+  P("seed 005: source atime updated under relatime on the splice path (filemap_splice_read file_accessed)") },
+{ "cfr_src_atime_strict", ALL, 0, F_GUEST | F_LOOP, OP_CFR, .isz = B + 10, RW, .pout = 1, .len = B + 10, .want = B + 10, .prep = prep_atime_strict, .post = post_atime,
+  P("seed 005: MS_STRICTATIME bind remount: atime newer than m/ctime still updated (touch_atime)") },
+{ "cfr_above_eof_zero", XFS | EXT4, 0, F_LOOP, OP_CFR, .isz = B, .osz = 100, RW, .pout = 3 * B, .len = B, .want = B, .prep = prep_mmap_garbage,
+  P("copy above dest EOF: gap reads zeros despite mmap-dirtied post-EOF bytes (410fdc72b05a analogue; xfs_reflink_remap_prep zeroing / write path)") },
+/* cross filesystem */
+{ "cfr_cross", CROSS, 0, 0, OP_CFR, .isz = B, RW, .len = B, .werr = EXDEV,
+  P("cross-sb copy -> EXDEV: allowed in 5.3 (5dae222a5ff0), narrowed by 868f9f2f8e00 (5.19) to shared ->copy_file_range; xfs/ext4/tmpfs have none (generic_copy_file_checks)") },
+
+/* FICLONE / FICLONERANGE (seeds 007-009, fs/remap_range.c) */
+{ "clone_whole", XFS, 0, 0, OP_CLONE, .isz = 3 * B + 100, RW, .want = 0, .post = post_shared,
+  P("FICLONE whole file incl. partial EOF block; extents FIEMAP_EXTENT_SHARED (generic_remap_checks)") },
+{ "clone_range", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .osz = 4 * B, RW, .pin = B, .pout = 2 * B, .len = 2 * B, .want = 0, .post = post_shared,
+  P("FICLONERANGE block-aligned range, rest of dest intact, shared (generic_remap_checks)") },
+{ "clone_len0_eof", XFS, 0, 0, OP_CLONE_RANGE, .isz = 3 * B + 100, RW, .pin = B, .pout = B, .len = 0, .want = 0, .post = post_shared,
+  P("src_length 0 means to source EOF (__generic_remap_file_range_prep)") },
+{ "clone_unaligned_off", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, RW, .pin = 512, .len = B, .werr = EINVAL,
+  P("unaligned src offset -> EINVAL (b39989009bdb; generic_remap_checks)") },
+{ "clone_unaligned_len", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, RW, .len = 5000, .werr = EINVAL,
+  P("unaligned length not ending at EOF -> EINVAL, no silent shortening (generic_remap_checks)") },
+{ "clone_beyond_eof", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = 2 * B, .len = B, .werr = EINVAL,
+  P("clone from beyond source EOF -> EINVAL (generic_remap_checks)") },
+{ "clone_beyond_eof_len0", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = 2 * B, .len = 0, .werr = EINVAL,
+  P("4.20 'vfs_clone_file_prep_inodes should return EINVAL for a clone from beyond EOF' (__generic_remap_file_range_prep)") },
+{ "clone_eof_partial", XFS, 0, 0, OP_CLONE_RANGE, .isz = B + 1000, RW, .len = B + 1000, .want = 0,
+  P("range ending at source EOF with a partial block is allowed at dest EOF (generic_remap_checks/generic_remap_check_len)") },
+{ "clone_eof_partial_mid", XFS, 0, 0, OP_CLONE_RANGE, .isz = B + 1000, .osz = 4 * B, RW, .len = B + 1000, .werr = EINVAL,
+  P("07d19dc9fbe9: partial EOF block into the middle of dest -> EINVAL (generic_remap_check_len)") },
+{ "clone_above_eof_zero", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, .osz = 100, RW, .pout = 2 * B, .len = B, .want = 0, .prep = prep_mmap_garbage,
+  P("410fdc72b05a xfs: zero posteof blocks when cloning above eof (xfs_reflink_zero_posteof)") },
+{ "clone_same_overlap", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = B, .len = 2 * B, .werr = EINVAL,
+  P("overlapping clone within one file -> EINVAL (generic_remap_checks)") },
+{ "clone_same_disjoint", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = 2 * B, .len = 2 * B, .want = 0,
+  P("disjoint clone within one file works (generic_remap_checks)") },
+{ "clone_dst_append", ALL, 0, 0, OP_CLONE, .isz = B, .iflag = O_RDONLY, .oflag = O_WRONLY | O_APPEND, .werr = EBADF,
+  P("O_APPEND dest -> EBADF before the ->remap_file_range check (do_clone_file_range/generic_file_rw_checks)") },
+{ "clone_dst_rdonly", ALL, 0, 0, OP_CLONE, .isz = B, .iflag = O_RDONLY, .oflag = O_RDONLY, .werr = EBADF,
+  P("read-only dest -> EBADF (do_clone_file_range/generic_file_rw_checks)") },
+{ "clone_dir_dst", ALL, 0, 0, OP_CLONE, .isz = B, .okind = K_DIR, .werr = EISDIR,
+  P("directory dest -> EISDIR (do_clone_file_range/generic_file_rw_checks)") },
+{ "clone_neg_off", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = -4096, .len = B, .werr = EINVAL,
+  P("negative src_offset -> EINVAL (remap_verify_area; current mainline runs it after the EOPNOTSUPP check, so xfs only - vfs_clone_file_range)") },
+{ "clone_unsupported", NOREF, 0, 0, OP_CLONE, .isz = B, RW, .werr = EOPNOTSUPP,
+  P("no ->remap_file_range (ext4, tmpfs) -> EOPNOTSUPP (do_clone_file_range)") },
+{ "clone_cross", CROSS, 0, 0, OP_CLONE, .isz = B, RW, .werr = EXDEV,
+  P("cross-sb clone -> EXDEV (do_clone_file_range)") },
+{ "clone_immutable_dst", XFS, 0, F_GUEST, OP_CLONE, .isz = B, RW, .prep = prep_immutable_out, .werr = EPERM,
+  P("immutable dest -> EPERM (__generic_remap_file_range_prep)") },
+{ "clone_swap_dst", XFS, 0, F_GUEST, OP_CLONE, .isz = B, RW, .prep = prep_swap_out, .werr = ETXTBSY,
+  P("active swapfile dest -> ETXTBSY (__generic_remap_file_range_prep)") },
+{ "clone_swap_src", XFS, 0, F_GUEST, OP_CLONE, RW, .prep = prep_swap_in, .werr = ETXTBSY,
+  P("active swapfile source -> ETXTBSY (__generic_remap_file_range_prep)") },
+{ "clone_suid_strip", XFS, 0, F_NOBODY, OP_CLONE, .isz = 2 * B, RW, .omode = 04777, .want = 0, .post = post_0777,
+  P("seed 007 'xfs: update ctime and remove suid before cloning files': uid 65534 clone strips S_ISUID (file_modified)") },
+{ "clone_mtime_ctime", XFS, 0, 0, OP_CLONE, .isz = 2 * B, .osz = B, RW, .want = 0, .prep = prep_oldtimes, .post = post_times,
+  P("seed 008 'vfs: remap helper should update destination inode metadata': mtime/ctime (file_modified)") },
+{ "clone_rlimit_efbig", XFS, 0, F_RLIMIT | F_SIGX, OP_CLONE_RANGE, .isz = B, RW, .pout = 2 * B, .len = B, .rl = 2 * B, .werr = EFBIG,
+  P("seed 008: clone at RLIMIT_FSIZE -> SIGXFSZ + EFBIG (generic_remap_checks -> generic_write_check_limits)") },
+{ "clone_rlimit_short", XFS, 0, F_RLIMIT, OP_CLONE_RANGE, .isz = 2 * B, RW, .pout = B, .len = 2 * B, .rl = 2 * B, .werr = EINVAL,
+  P("clone crossing RLIMIT_FSIZE would be shortened; FICLONERANGE cannot shorten -> EINVAL (generic_remap_checks)") },
+
+/* FIDEDUPERANGE */
+{ "dedupe_same", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B }, .post = post_shared,
+  P("identical ranges: FILE_DEDUPE_RANGE_SAME, bytes_deduped, extents shared (vfs_dedupe_file_range)") },
+{ "dedupe_differs", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_DIFFERS }, .post = post_unshared,
+  P("differing data: FILE_DEDUPE_RANGE_DIFFERS (-EBADE), nothing changed (vfs_dedupe_file_range_compare)") },
+{ "dedupe_zero_len", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 0, .nd = 1, .dst = { SG_DEDUPE_SAME },
+  P("4.20 'vfs: skip zero-length dedupe requests': len 0 -> SAME, 0 bytes (vfs_dedupe_file_range_one)") },
+{ "dedupe_eof_both", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = B + 1000, .osame = B + 1000, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_eof_shared,
+  P("dedupe of a partial EOF block ending at both EOFs is remapped (generic_remap_checks, generic_remap_check_len)") },
+{ "dedupe_eof_mid", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = 4 * B, .osame = B, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_mid_unshared,
+  P("07d19dc9fbe9: partial EOF block not remapped into mid-dest; request shortened (CAN_SHORTEN), bytes_deduped reports len (vfs_dedupe_file_range)") },
+{ "dedupe_multi", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .prep = prep_multi, .nd = 3,
+  .dst = { SG_DEDUPE_SAME, SG_DEDUPE_DIFFERS, -EBADF }, .bd = { 2 * B, 0, 0 },
+  P("several dests in one call: SAME, DIFFERS, -EBADF per info[] (vfs_dedupe_file_range)") },
+{ "dedupe_unsupported", NOREF, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .werr = EOPNOTSUPP,
+  P("seed 009 'vfs: vfs_dedupe_file_range() doesn't return EOPNOTSUPP': ioctl -> EOPNOTSUPP (vfs_dedupe_file_range)") },
+{ "dedupe_src_wronly", ALL, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_WRONLY, .oflag = O_RDWR, .len = 2 * B, .nd = 1, .werr = EINVAL,
+  P("source without FMODE_READ -> EINVAL, the first check (vfs_dedupe_file_range)") },
+{ "dedupe_beyond_eof", XFS, 0, 0, OP_DEDUPE, .isz = B, .osz = 2 * B, .osame = B, RW, .len = 2 * B, .nd = 1, .werr = EINVAL,
+  P("off + len > source i_size -> EINVAL (vfs_dedupe_file_range)") },
+{ "dedupe_rdonly_owner", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = 2 * B, .prep = prep_owner_ro, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B },
+  P("owner may dedupe into a dest opened O_RDONLY (may_dedupe_file)") },
+{ "dedupe_rdonly_other", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .omode = 0644, .len = 2 * B, .nd = 1, .dst = { -EPERM },
+  P("non-owner without write permission, dest O_RDONLY -> status -EPERM (may_dedupe_file)") },
+{ "dedupe_cross", CROSS, XFS, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { -EXDEV },
+  P("reflink-capable source, dest on another sb -> status -EXDEV (vfs_dedupe_file_range_one)") },
+{ "dedupe_cross_noref", CROSS, NOREF, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .werr = EOPNOTSUPP,
+  P("source without ->remap_file_range -> ioctl EOPNOTSUPP before any dest (vfs_dedupe_file_range)") },
+
+/* seed 011 */
+{ "dio_eof_zero", XFS | EXT4, 0, F_NOIMG, OP_CUSTOM, .ikind = K_REG, RW, .call = call_dio_eof, .want = 512, .post = post_dio_eof,
+  P("seed 011 b450672fb66b iomap: sub-block dio needs to zeroout beyond EOF (iomap_dio_bio_iter); see call_dio_eof") },
+};
+#define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
+
+/* ------------------------------------------------------------------ main */
+
+static void fsmask_str(const struct tcase *t, char *buf, size_t n)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < 3; i++)
+		if (t->fs & fstype[i].bit)
+			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", fstype[i].name);
+	if (t->fs & CROSS)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%scross", buf[0] ? "," : "");
+}
+
+static int usage(const char *m)
+{
+	fprintf(stderr, "sg-syscall: %s\nusage: sg-syscall --fs NAME:DIR [--fs NAME:DIR ...] "
+		"[--cross SRC:DST ...] [--guest] [--only GLOB] | --list\n", m);
+	return 2;
+}
+
+static int find_fs(const char *name)
+{
+	for (int i = 0; i < nfs; i++)
+		if (!strcmp(fss[i].name, name))
+			return i;
+	return -1;
+}
+
+static int selected(const struct tcase *t, const char *name)
+{
+	return !only || !fnmatch(only, t->id, 0) || !fnmatch(only, name, 0);
+}
+
+int main(int argc, char **argv)
+{
+	static char crossarg[8][64];
+	int ncrossarg = 0, plan = 0, n = 0, pass = 0, fail = 0, skip = 0;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	for (int i = 1; i < argc; i++) {
+		char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--list")) {
+			char m[64];
+			for (int k = 0; k < NCASES; k++) {
+				fsmask_str(&cases[k], m, sizeof(m));
+				printf("%s\t%s%s\t%s\n", cases[k].id, m,
+				       (cases[k].fl & F_GUEST) ? ",guest" : "", cases[k].pins);
+			}
+			return 0;
+		} else if (!strcmp(a, "--guest")) {
+			guest = 1;
+		} else if (!strcmp(a, "--only") && v) {
+			only = v, i++;
+		} else if (!strcmp(a, "--fs") && v) {
+			char *colon = strchr(v, ':');
+			int k;
+			i++;
+			if (!colon || nfs == 8)
+				return usage("--fs wants NAME:DIR");
+			*colon = 0;
+			for (k = 0; k < 3 && strcmp(fstype[k].name, v); k++)
+				;
+			if (k == 3)
+				return usage("unknown fs name (xfs, ext4, tmpfs)");
+			if (find_fs(v) >= 0)
+				return usage("fs named twice");
+			fss[nfs].name = fstype[k].name;
+			fss[nfs].bit = fstype[k].bit;
+			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%s", colon + 1);
+		} else if (!strcmp(a, "--cross") && v && ncrossarg < 8) {
+			snprintf(crossarg[ncrossarg++], 64, "%s", v);
+			i++;
+		} else {
+			return usage("bad argument");
+		}
+	}
+	if (!nfs)
+		return usage("no --fs given");
+	printf("KTAP version 1\n");
+	for (int i = 0; i < ncrossarg; i++) {
+		char *d = strchr(crossarg[i], ':');
+		int s, t;
+		if (d)
+			*d++ = 0;
+		if (!d || (s = find_fs(crossarg[i])) < 0 || (t = find_fs(d)) < 0 || s == t) {
+			printf("Bail out! --cross %s: both names must be given with --fs and differ\n", crossarg[i]);
+			return 2;
+		}
+		crosses[ncross].s = s;
+		crosses[ncross++].d = t;
+	}
+	if (geteuid() != 0) {
+		printf("Bail out! must run as root (cases fork uid 65534 children themselves)\n");
+		return 2;
+	}
+	for (int i = 0; i < nfs; i++) {
+		struct statfs sf;
+		struct stat st;
+		long want = 0;
+		for (int k = 0; k < 3; k++)
+			if (fstype[k].bit == fss[i].bit)
+				want = fstype[k].magic;
+		if (statfs(fss[i].dir, &sf) || stat(fss[i].dir, &st) || !S_ISDIR(st.st_mode)) {
+			printf("Bail out! %s: %s\n", fss[i].dir, strerror(errno));
+			return 2;
+		}
+		if ((unsigned long)sf.f_type != (unsigned long)want) {
+			printf("Bail out! %s is on f_type 0x%lx, not %s (0x%lx)\n", fss[i].dir,
+			       (unsigned long)sf.f_type, fss[i].name, want);
+			return 2;
+		}
+		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
+		       (unsigned long)sf.f_type, (long)sf.f_bsize);
+	}
+	shared_res = mmap(NULL, sizeof(struct res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_res == MAP_FAILED) {
+		printf("Bail out! mmap: %s\n", strerror(errno));
+		return 2;
+	}
+	umask(0);
+
+	/* Two passes over the same (case, target) enumeration: count, then run. */
+	for (int pass_no = 0; pass_no < 2; pass_no++) {
+		if (pass_no)
+			printf("1..%d\n", plan);
+		for (int k = 0; k < NCASES; k++) {
+			const struct tcase *t = &cases[k];
+			int ntarget = (t->fs & CROSS) ? ncross : nfs;
+			for (int j = 0; j < ntarget; j++) {
+				const struct fsent *fi, *fo;
+				char name[160], why[768];
+				int rc;
+				if (t->fs & CROSS) {
+					fi = &fss[crosses[j].s];
+					fo = &fss[crosses[j].d];
+					if (t->xsrc && !(t->xsrc & fi->bit))
+						continue;
+					snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
+				} else {
+					fi = fo = &fss[j];
+					if (!(t->fs & fi->bit))
+						continue;
+					snprintf(name, sizeof(name), "%s.%s", t->id, fi->name);
+				}
+				if (!selected(t, name))
+					continue;
+				if (!pass_no) {
+					plan++;
+					continue;
+				}
+				rc = run_case(t, fi, fo, why);
+				n++;
+				if (rc == 0)
+					pass++, printf("ok %d %s\n", n, name);
+				else if (rc < 0)
+					skip++, printf("ok %d %s # SKIP %s\n", n, name, why);
+				else
+					fail++, printf("not ok %d %s # %s\n", n, name, why);
+			}
+		}
+	}
+	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
+	return fail ? 1 : 0;
+}
