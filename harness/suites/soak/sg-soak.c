@@ -1,0 +1,1539 @@
+/*
+ * sg-soak - seeded random file-operation soak test (the fsx role) with an
+ * exact in-memory model of every file, and a forked multi-worker mode (the
+ * fsstress role).  Output is KTAP, one result per filesystem configuration.
+ *
+ * Replay design (details in README.md):
+ *  - op N is a pure function of (worker seed, N, model state): every op draws
+ *    from its own RNG seeded by mix(wseed, N), so regenerating op N never
+ *    depends on how many random numbers earlier ops consumed;
+ *  - every executed op is logged in a resolved form (file, offsets, length,
+ *    data seed, result, size after), as one text line;
+ *  - --replay of a log starting at op 1 (a --record file) executes the logged
+ *    ops verbatim, without the generator;
+ *  - --replay of a ring tail (the failure oplog) regenerates ops 1..first-1
+ *    from the seed in the log header, then executes the logged tail verbatim,
+ *    cross-checking that the generator agrees with the logged ops.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <getopt.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FALLOC_FL_KEEP_SIZE
+#define FALLOC_FL_KEEP_SIZE 0x01
+#endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
+#ifndef FALLOC_FL_COLLAPSE_RANGE
+#define FALLOC_FL_COLLAPSE_RANGE 0x08
+#endif
+#ifndef FALLOC_FL_ZERO_RANGE
+#define FALLOC_FL_ZERO_RANGE 0x10
+#endif
+#ifndef FALLOC_FL_INSERT_RANGE
+#define FALLOC_FL_INSERT_RANGE 0x20
+#endif
+#ifndef FALLOC_FL_UNSHARE_RANGE
+#define FALLOC_FL_UNSHARE_RANGE 0x40
+#endif
+
+/* Our own layouts of the remap ioctl arguments (same ABI as linux/fs.h). */
+struct sg_clone_range { int64_t src_fd; uint64_t src_offset, src_length, dest_offset; };
+struct sg_dedupe_hdr { uint64_t src_offset, src_length; uint16_t dest_count, reserved1; uint32_t reserved2; };
+struct sg_dedupe_info { int64_t dest_fd; uint64_t dest_offset, bytes_deduped; int32_t status; uint32_t reserved; };
+#ifndef FICLONERANGE
+#define FICLONERANGE _IOW(0x94, 13, struct sg_clone_range)
+#endif
+#ifndef FIDEDUPERANGE
+#define FIDEDUPERANGE _IOWR(0x94, 54, struct sg_dedupe_hdr)
+#endif
+#define DEDUPE_SAME 0
+
+typedef uint64_t u64;
+typedef int64_t s64;
+typedef unsigned long long ull;
+
+#define MAXFS 16
+#define MAXFILES 8              /* own files per worker */
+#define NSHARED 1               /* read-only shared clone/dedupe sources */
+#define MAXRING 1000
+#define REPMAX (64 * 1024)
+#define LOGTAG "sg-soak-log v1 "
+#define OPLOG "# oplog: "
+#define ABIT(o, k) (((o)->arg >> (56 + (k))) & 1)   /* flag bits of an op */
+
+enum { OK = 0, NOOP = -1, FAILED = -2 };
+
+#define PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* snprintf that returns what it actually wrote (safe for "n += ...") */
+PRINTF(3, 4) static int sfmt(char *b, size_t sz, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sz, fmt, ap);
+	va_end(ap);
+	return n < 0 ? 0 : (size_t)n >= sz ? (int)(sz ? sz - 1 : 0) : n;
+}
+
+static u64 min64(u64 a, u64 b) { return a < b ? a : b; }
+static u64 max64(u64 a, u64 b) { return a > b ? a : b; }
+static u64 rup(u64 x, u64 g) { return (x + g - 1) / g * g; }
+static u64 rdown(u64 x, u64 g) { return x / g * g; }
+
+/* ---- randomness: splitmix64 ---- */
+static u64 mix64(u64 z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+struct rng { u64 s; };
+static u64 rnext(struct rng *r) { return mix64(r->s += 0x9e3779b97f4a7c15ULL); }
+static u64 rnd(struct rng *r, u64 n) { return n ? rnext(r) % n : 0; }
+static void fill(unsigned char *p, u64 len, u64 seed)
+{
+	struct rng r = { seed };
+	for (u64 i = 0; i < len; i += 8) {
+		u64 v = rnext(&r);
+		memcpy(p + i, &v, min64(8, len - i));
+	}
+}
+
+/* ---- ops ---- */
+struct op {
+	uint32_t n;
+	uint8_t type, f, sf, pad;
+	u64 off, len, soff, arg;
+	s64 res;
+	u64 size;               /* destination size after the op */
+};
+
+enum {
+	OP_READ, OP_WRITE, OP_MAPREAD, OP_MAPWRITE, OP_TRUNCATE,
+	OP_FALLOC, OP_FALLOC_KEEP, OP_PUNCH, OP_ZERO, OP_ZERO_KEEP,
+	OP_COLLAPSE, OP_INSERT, OP_UNSHARE, OP_FSYNC, OP_COPY, OP_CLONE,
+	OP_DEDUPE, OP_DREAD, OP_DWRITE, OP_REOPEN, OP_INJECT, OP_VERIFY, NOPS
+};
+
+/* generation/exec flags */
+enum {
+	G_OWN = 1,      /* target is one of the worker's own files */
+	G_WITHIN = 2,   /* range must lie inside the current size */
+	G_DIO = 4,      /* O_DIRECT granularity */
+	G_NOLEN = 8,    /* op has no length; never a no-op */
+	G_EINVAL = 16,  /* EINVAL on first use means "unsupported" */
+	G_REMAP = 32,   /* copy/clone/dedupe: --reread re-reads everything */
+};
+enum { F_DIO = 1 };     /* features shared by several ops */
+
+struct worker;
+struct optype;
+typedef void gen_fn(struct worker *, const struct optype *, struct rng *, struct op *);
+typedef int exec_fn(struct worker *, const struct optype *, struct op *);
+struct optype {
+	const char *name;
+	unsigned weight, flags, feat;
+	int mode;
+	gen_fn *gen;
+	exec_fn *exec;
+};
+static const struct optype optab[NOPS];
+
+/* ---- options and per-configuration values ---- */
+static struct {
+	u64 seed, ops, max_size, verify_every, full_every;
+	double duration, progress;
+	unsigned align, block, workers, nfiles, log_ops;
+	int dio_align, seed_set, reread, inject, keep;
+	const char *log, *record, *replay;
+	unsigned weight[NOPS];
+	unsigned nfs;
+	struct { char name[64], dir[PATH_MAX]; } fs[MAXFS];
+} opt;
+
+static struct {
+	const char *name;
+	char sub[PATH_MAX];
+	unsigned block, dio;
+	u64 maxsz, maxlen, shared_size;
+} cfg;
+static u64 pgsz;
+
+static u64 shared_seed(unsigned k) { return mix64(opt.seed ^ 0x5ea5edULL) + k; }
+
+/* ---- workers ---- */
+struct wshared {                /* in MAP_SHARED memory, read by the parent */
+	volatile u64 ops;
+	u64 cnt[NOPS], nsec[NOPS];
+	char summary[256];
+	u64 nring;
+	struct op ring[MAXRING];
+	size_t replen;
+	char rep[REPMAX];
+};
+
+struct mfile { char path[PATH_MAX]; int fd, dfd; u64 size; unsigned char *d; };
+struct touch { unsigned f; u64 off, len; int resized; };
+
+struct worker {
+	unsigned idx, nown, nf;
+	u64 wseed, inject_at;
+	struct mfile f[MAXFILES + NSHARED];
+	unsigned char *buf, *rbuf;
+	int disabled[NOPS], worked[NOPS];
+	struct wshared *sh;
+	FILE *rec;
+	struct op *cur;
+	struct touch t;
+	const char *what;       /* the call that failed */
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+PRINTF(1, 2) static void say(const char *fmt, ...)
+{
+	char b[8192];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (n > (int)sizeof b - 1)
+		n = sizeof b - 1;
+	if (write(1, b, n) < 0) { /* nothing to do */ }
+}
+
+PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
+{
+	struct wshared *s = w->sh;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(s->rep + s->replen, REPMAX - s->replen, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		s->replen = min64(s->replen + n, REPMAX - 1);
+}
+
+PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
+{
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (opt.workers > 1)
+		say("# note: %s w%u: %s\n", cfg.name, w->idx, b);
+	else
+		say("# note: %s: %s\n", cfg.name, b);
+}
+
+static void fmt_op(char *b, size_t sz, const struct op *o)
+{
+	sfmt(b, sz, "op=%u %s f=%u off=0x%llx len=0x%llx sf=%u soff=0x%llx arg=0x%llx res=%lld size=0x%llx",
+		 o->n, optab[o->type].name, o->f, (ull)o->off, (ull)o->len, o->sf,
+		 (ull)o->soff, (ull)o->arg, (long long)o->res, (ull)o->size);
+}
+
+static int parse_op(const char *p, struct op *o)
+{
+	char name[32];
+	unsigned n, f, sf;
+	ull off, len, soff, arg, size;
+	long long res;
+	if (sscanf(p, "op=%u %31s f=%u off=%llx len=%llx sf=%u soff=%llx arg=%llx res=%lld size=%llx",
+		   &n, name, &f, &off, &len, &sf, &soff, &arg, &res, &size) != 10)
+		return -1;
+	memset(o, 0, sizeof *o);
+	for (o->type = 0; o->type < NOPS && strcmp(optab[o->type].name, name); o->type++)
+		;
+	if (o->type == NOPS || f >= MAXFILES + NSHARED || sf >= MAXFILES + NSHARED)
+		return -1;
+	*o = (struct op){ n, o->type, f, sf, 0, off, len, soff, arg, res, size };
+	return 0;
+}
+
+/* ---- failure reporting ---- */
+static int fail_err(struct worker *w, int e)
+{
+	struct op *o = w->cur;
+	sfmt(w->sh->summary, sizeof w->sh->summary, "error at op %u (%s) off %llu: %s: %s",
+		 o->n, optab[o->type].name, (ull)o->off, w->what, strerror(e));
+	rep(w, "# error: op %u (%s) f%u off %llu len %llu: %s failed: %s\n", o->n,
+	    optab[o->type].name, o->f, (ull)o->off, (ull)o->len, w->what, strerror(e));
+	return FAILED;
+}
+
+PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *fmt, ...)
+{
+	struct op *o = w->cur;
+	struct mfile *F = &w->f[fi];
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	sfmt(w->sh->summary, sizeof w->sh->summary, "mismatch at op %u (%s) off %llu",
+		 o->n, optab[o->type].name, (ull)off);
+	rep(w, "# mismatch: op %u (%s) exposed it: file f%u (%s) off %llu (0x%llx), model size %llu%s: %s\n",
+	    o->n, optab[o->type].name, fi, F->path, (ull)off, (ull)off, (ull)F->size,
+	    off >= F->size ? " (past EOF: must read as zero)" : "", b);
+	return FAILED;
+}
+
+static void hexrow(char *b, const unsigned char *p, u64 n)
+{
+	for (u64 k = 0; k < n; k++)
+		sprintf(b + 3 * k, " %02x", p[k]);
+	if (!n)
+		*b = 0;
+}
+
+static int compare(struct worker *w, unsigned fi, u64 base, const unsigned char *act, u64 len, const char *how)
+{
+	const unsigned char *exp = w->f[fi].d + base;
+	if (!memcmp(exp, act, len))
+		return OK;
+	u64 i = 0, r0;
+	while (exp[i] == act[i])
+		i++;
+	bad(w, fi, base + i, "%s differs from the model (expected 0x%02x, got 0x%02x)", how, exp[i], act[i]);
+	r0 = rdown(i, 16);
+	r0 = r0 >= 16 ? r0 - 16 : 0;
+	for (u64 r = r0; r < len && r < r0 + 48; r += 16) {
+		u64 n = min64(16, len - r);
+		char e[64], a[64];
+		hexrow(e, exp + r, n);
+		hexrow(a, act + r, n);
+		rep(w, "# %08llx expected:%s%s\n", (ull)(base + r), e, memcmp(exp + r, act + r, n) ? "  <--" : "");
+		rep(w, "# %08llx actual:  %s\n", (ull)(base + r), a);
+	}
+	return FAILED;
+}
+
+/* ---- guarded access to mappings (a broken fs may SIGBUS) ---- */
+static sigjmp_buf bus_jmp;
+static volatile sig_atomic_t bus_armed;
+static void on_bus(int sig)
+{
+	if (bus_armed)
+		siglongjmp(bus_jmp, sig);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+static int safe_copy(void *dst, const void *src, size_t n)
+{
+	if (sigsetjmp(bus_jmp, 1)) {
+		bus_armed = 0;
+		return -1;
+	}
+	bus_armed = 1;
+	memcpy(dst, src, n);
+	bus_armed = 0;
+	return 0;
+}
+
+/* ---- the model ---- */
+static void m_put(struct mfile *F, u64 off, const void *src, u64 len)
+{
+	if (!len)
+		return;
+	memmove(F->d + off, src, len);
+	F->size = max64(F->size, off + len);
+}
+static void m_size(struct mfile *F, u64 s)
+{
+	if (s < F->size)
+		memset(F->d + s, 0, F->size - s);  /* invariant: zero past EOF */
+	F->size = s;
+}
+static void m_zero(struct mfile *F, u64 off, u64 len)
+{
+	if (off < F->size)
+		memset(F->d + off, 0, min64(len, F->size - off));
+}
+static void touch(struct worker *w, unsigned f, u64 off, u64 len)
+{
+	w->t.f = f;
+	w->t.off = off;
+	w->t.len = len;
+}
+
+/* ---- checks against the model ---- */
+static u64 got;
+static int check_read(struct worker *w, unsigned fi, int dio, u64 off, u64 len, const char *how)
+{
+	struct mfile *F = &w->f[fi];
+	int fd = dio ? F->dfd : F->fd;
+	ssize_t n = 0;
+	for (got = 0; got < len && (n = pread(fd, w->rbuf + got, len - got, off + got)) > 0;)
+		if ((got += n) && dio)
+			break;          /* O_DIRECT: one call, a retry would be misaligned */
+	if (n < 0)
+		return w->what = dio ? "pread(O_DIRECT)" : "pread", errno;
+	u64 want = off < F->size ? min64(len, F->size - off) : 0;
+	if (got != want)
+		return bad(w, fi, off + min64(got, want), "%s returned %llu bytes, model expects %llu",
+			   how, (ull)got, (ull)want);
+	return compare(w, fi, off, w->rbuf, got, how);
+}
+
+/* Compare [off, off+len) through mmap; if the range reaches the last page,
+ * also the bytes past EOF in that page, which must be zero (seed 011). */
+static int check_map(struct worker *w, unsigned fi, u64 off, u64 len)
+{
+	struct mfile *F = &w->f[fi];
+	u64 s = F->size;
+	if (off >= s || !len)
+		return OK;
+	u64 end = min64(off + len, s), mo = rdown(off, pgsz), mend = rup(end, pgsz);
+	u64 cend = mend == rup(s, pgsz) ? mend : end;
+	unsigned char *p = mmap(NULL, mend - mo, PROT_READ, MAP_SHARED, F->fd, mo);
+	if (p == MAP_FAILED)
+		return w->what = "mmap", errno;
+	int r = safe_copy(w->rbuf, p + (off - mo), cend - off);
+	munmap(p, mend - mo);
+	if (r)
+		return bad(w, fi, off, "SIGBUS reading the mapping");
+	return compare(w, fi, off, w->rbuf, cend - off,
+		       cend > end ? "mmap read (incl. past-EOF tail of the last page)" : "mmap read");
+}
+
+static int check_size(struct worker *w, unsigned fi)
+{
+	struct stat st;
+	if (fstat(w->f[fi].fd, &st))
+		return w->what = "fstat", errno;
+	if ((u64)st.st_size != w->f[fi].size)
+		return bad(w, fi, w->f[fi].size, "st_size is %lld, model says %llu",
+			   (long long)st.st_size, (ull)w->f[fi].size);
+	return OK;
+}
+
+static int verify(struct worker *w, int full)
+{
+	int e = OK;
+	struct mfile *T = &w->f[w->t.f];
+	for (unsigned i = 0; i < w->nf && !e; i++)
+		e = check_size(w, i);
+	if (!e && w->t.len)
+		e = check_read(w, w->t.f, 0, w->t.off, w->t.len, "read");
+	if (!e && w->t.len && w->t.resized && T->size)
+		e = check_map(w, w->t.f, T->size - 1, 1);  /* EOF page right after a size change */
+	for (unsigned i = 0; full && !e && i < w->nf; i++) {
+		e = check_read(w, i, 0, 0, w->f[i].size + pgsz, "read (whole file)");
+		if (!e)
+			e = check_map(w, i, 0, w->f[i].size);
+	}
+	return e > 0 ? fail_err(w, e) : e;
+}
+
+/* ---- generators ---- */
+static u64 gran(const struct optype *t)
+{
+	return t->flags & G_DIO ? cfg.dio : opt.align;
+}
+static u64 pick(struct rng *r, u64 lo, u64 hi, u64 g)   /* multiple of g in [lo, hi] */
+{
+	lo = rup(lo, g);
+	return hi < lo ? lo : lo + g * rnd(r, (hi - lo) / g + 1);
+}
+static u64 plen(struct rng *r, u64 g)                   /* length in [g, maxlen] */
+{
+	return g * (1 + rnd(r, cfg.maxlen / g));
+}
+
+static void gen_range(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	u64 g = gran(t), s;
+	o->f = rnd(r, t->flags & G_OWN ? w->nown : w->nf);
+	s = w->f[o->f].size;
+	if (t->flags & G_WITHIN) {
+		if (s) {
+			o->off = pick(r, 0, s - 1, g);
+			o->len = min64(plen(r, g), s - o->off);
+		}
+		return;
+	}
+	switch (rnd(r, 4)) {
+	case 0:         /* anywhere */
+		o->off = pick(r, 0, cfg.maxsz - g, g);
+		break;
+	case 1:         /* short, just past EOF: sub-block EOF extension */
+		o->off = rup(s, g) + g * rnd(r, 2);
+		o->len = g * (1 + rnd(r, 3));
+		break;
+	default:        /* inside or at EOF */
+		o->off = pick(r, 0, s, g);
+	}
+	if (!o->len)
+		o->len = plen(r, g);
+	o->len = o->off < cfg.maxsz ? min64(o->len, cfg.maxsz - o->off) : 0;
+}
+
+static void gen_file(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	(void)t;
+	o->f = rnd(r, w->nown);
+}
+
+static void gen_trunc(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	gen_file(w, t, r, o);
+	o->off = pick(r, 0, rnd(r, 2) ? w->f[o->f].size : cfg.maxsz, opt.align);
+}
+
+static void gen_shift(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	u64 B = cfg.block, s, j, k, m;
+	gen_file(w, t, r, o);
+	s = w->f[o->f].size;
+	if (t->mode & FALLOC_FL_COLLAPSE_RANGE) {
+		m = s ? (s - 1) / B : 0;        /* off + len must stay below EOF */
+		if (!m)
+			return;
+		k = 1 + rnd(r, min64(m, cfg.maxlen / B));
+		j = rnd(r, m - k + 1);
+	} else {
+		if (!s || s + B > cfg.maxsz)
+			return;
+		j = rnd(r, (s - 1) / B + 1);    /* off below EOF */
+		k = 1 + rnd(r, min64((cfg.maxsz - s) / B, cfg.maxlen / B));
+	}
+	o->off = j * B;
+	o->len = k * B;
+}
+
+static int overlap(const struct op *o, u64 len)
+{
+	return o->sf == o->f && o->off < o->soff + len && o->soff < o->off + len;
+}
+
+static void gen_copy(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	u64 g = gran(t);
+	for (int i = 0; i < 4; i++) {
+		o->sf = rnd(r, w->nf);
+		o->f = rnd(r, w->nown);
+		u64 ss = w->f[o->sf].size, ds = w->f[o->f].size;
+		if (!ss)
+			continue;
+		o->soff = pick(r, 0, ss - 1, g);
+		o->len = plen(r, g);            /* may run past source EOF: short copy */
+		o->off = pick(r, 0, min64(ds + cfg.maxlen, cfg.maxsz - o->len), g);
+		if (!overlap(o, o->len))
+			return;
+	}
+	o->len = 0;
+}
+
+/* clone (mode 0) and dedupe (mode 1): block-aligned offsets */
+static void gen_remap(struct worker *w, const struct optype *t, struct rng *r, struct op *o)
+{
+	u64 B = cfg.block;
+	for (int i = 0; i < 4; i++) {
+		o->sf = rnd(r, w->nf);
+		o->f = rnd(r, w->nown);
+		u64 ss = w->f[o->sf].size, ds = w->f[o->f].size, len, blen;
+		if (!ss)
+			continue;
+		o->soff = B * rnd(r, (ss - 1) / B + 1);
+		len = B * (1 + rnd(r, cfg.maxlen / B));
+		if (t->mode) {          /* dedupe: both ranges inside EOF, aligned */
+			len = min64(len, rdown(ss - o->soff, B));
+			if (!len || ds < len)
+				continue;
+			o->off = B * rnd(r, (ds - len) / B + 1);
+		} else {
+			if (o->soff + len > ss || !rnd(r, 4))
+				len = ss - o->soff;     /* clone ending at source EOF */
+			blen = rup(len, B);
+			if (blen > cfg.maxsz)
+				continue;
+			o->off = B * rnd(r, min64(rup(ds, B) + cfg.maxlen, cfg.maxsz - blen) / B + 1);
+			if (len % B && o->off + len < ds)       /* partial EOF block: only at/after dst EOF */
+				o->off = rup(ds - len, B);
+			if (o->off + blen > cfg.maxsz)
+				continue;
+		}
+		if (!overlap(o, rup(len, B))) {
+			o->len = len;
+			return;
+		}
+	}
+	o->len = 0;
+}
+
+/* returns -1 if every op is disabled */
+static int gen_op(struct worker *w, u64 n, struct op *o)
+{
+	struct rng r = { mix64(w->wseed ^ mix64(n)) };
+	u64 tot = 0, x;
+	unsigned i;
+	for (i = 0; i < NOPS; i++)
+		tot += w->disabled[i] ? 0 : opt.weight[i];
+	if (!tot)
+		return -1;
+	memset(o, 0, sizeof *o);
+	o->n = n;
+	x = rnd(&r, tot);
+	for (i = 0; w->disabled[i] || x >= opt.weight[i]; i++)
+		x -= w->disabled[i] ? 0 : opt.weight[i];
+	o->type = i;
+	o->arg = rnext(&r);
+	optab[i].gen(w, &optab[i], &r, o);
+	return 0;
+}
+
+static int gen_inject(struct worker *w, u64 n, struct op *o)
+{
+	struct rng r = { mix64(w->wseed ^ mix64(n) ^ 0x1e7ec7edULL) };
+	unsigned f0 = rnd(&r, w->nown);
+	for (unsigned i = 0; i < w->nown; i++) {
+		unsigned f = (f0 + i) % w->nown;
+		if (!w->f[f].size)
+			continue;
+		memset(o, 0, sizeof *o);
+		o->n = n;
+		o->type = OP_INJECT;
+		o->f = f;
+		o->off = rnd(&r, w->f[f].size);
+		o->arg = 1 + rnd(&r, 255);
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- executors: apply to the real file and to the model ---- */
+static int dio_fd(struct worker *w, unsigned fi)
+{
+	struct mfile *F = &w->f[fi];
+	if (F->dfd < 0 && (F->dfd = open(F->path, O_RDWR | O_DIRECT)) < 0)
+		return w->what = "open(O_DIRECT)", errno;
+	return OK;
+}
+
+static int x_read(struct worker *w, const struct optype *t, struct op *o)
+{
+	int dio = t->flags & G_DIO, e = dio ? dio_fd(w, o->f) : OK;
+	if (!e)
+		e = check_read(w, o->f, dio, o->off, o->len, t->name);
+	o->res = got;
+	return e;
+}
+
+static int x_write(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *F = &w->f[o->f];
+	int dio = t->flags & G_DIO, e = dio ? dio_fd(w, o->f) : OK;
+	if (e)
+		return e;
+	fill(w->buf, o->len, o->arg);
+	ssize_t n = pwrite(dio ? F->dfd : F->fd, w->buf, o->len, o->off);
+	if (n < 0)
+		return w->what = dio ? "pwrite(O_DIRECT)" : "pwrite", errno;
+	o->res = n;
+	m_put(F, o->off, w->buf, n);
+	touch(w, o->f, o->off, o->len);
+	if ((u64)n != o->len)
+		return bad(w, o->f, o->off + n, "short write: %zd of %llu bytes", n, (ull)o->len);
+	return OK;
+}
+
+static int x_mapread(struct worker *w, const struct optype *t, struct op *o)
+{
+	(void)t;
+	return check_map(w, o->f, o->off, o->len);
+}
+
+static int x_mapwrite(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *F = &w->f[o->f];
+	u64 mo = rdown(o->off, pgsz), ml = o->off + o->len - mo;
+	int e = OK;
+	(void)t;
+	unsigned char *p = mmap(NULL, ml, PROT_READ | PROT_WRITE, MAP_SHARED, F->fd, mo);
+	if (p == MAP_FAILED)
+		return w->what = "mmap", errno;
+	fill(w->buf, o->len, o->arg);
+	int r = safe_copy(p + (o->off - mo), w->buf, o->len);
+	if (!r && ABIT(o, 0) && msync(p, ml, MS_SYNC))
+		w->what = "msync", e = errno;
+	munmap(p, ml);
+	if (r)
+		return bad(w, o->f, o->off, "SIGBUS writing the mapping");
+	m_put(F, o->off, w->buf, o->len);       /* inside EOF: size unchanged */
+	touch(w, o->f, o->off, o->len);
+	return e;
+}
+
+static int x_truncate(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *F = &w->f[o->f];
+	u64 lo = min64(F->size, o->off), hi = max64(F->size, o->off);
+	(void)t;
+	if (ftruncate(F->fd, o->off))
+		return w->what = "ftruncate", errno;
+	m_size(F, o->off);
+	lo = lo > pgsz ? lo - pgsz : 0;
+	touch(w, o->f, lo, hi + pgsz - lo);
+	return OK;
+}
+
+static int x_falloc(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *F = &w->f[o->f];
+	u64 old = F->size, end = o->off + o->len;
+	if (fallocate(F->fd, t->mode, o->off, o->len))
+		return w->what = "fallocate", errno;
+	switch (t->mode & ~FALLOC_FL_KEEP_SIZE) {
+	case FALLOC_FL_ZERO_RANGE:
+		m_zero(F, o->off, o->len);
+		/* fall through */
+	case 0:
+		if (!(t->mode & FALLOC_FL_KEEP_SIZE) && end > F->size)
+			F->size = end;
+		break;
+	case FALLOC_FL_PUNCH_HOLE:
+		m_zero(F, o->off, o->len);
+		break;
+	case FALLOC_FL_COLLAPSE_RANGE:
+		memmove(F->d + o->off, F->d + end, old - end);
+		m_size(F, old - o->len);
+		break;
+	case FALLOC_FL_INSERT_RANGE:
+		memmove(F->d + end, F->d + o->off, old - o->off);
+		memset(F->d + o->off, 0, o->len);
+		F->size = old + o->len;
+		break;
+	}                       /* UNSHARE: contents unchanged */
+	touch(w, o->f, o->off, F->size != old ? max64(old, F->size) - o->off : o->len);
+	return OK;
+}
+
+static int x_fsync(struct worker *w, const struct optype *t, struct op *o)
+{
+	(void)t;
+	if (ABIT(o, 0) ? fdatasync(w->f[o->f].fd) : fsync(w->f[o->f].fd))
+		return w->what = ABIT(o, 0) ? "fdatasync" : "fsync", errno;
+	return OK;
+}
+
+/* close and reopen to drop cached state; optionally flush and drop pages */
+static int x_reopen(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *F = &w->f[o->f];
+	int e;
+	(void)t;
+	if (ABIT(o, 0)) {
+		if (fdatasync(F->fd))
+			return w->what = "fdatasync", errno;
+		if ((e = posix_fadvise(F->fd, 0, 0, POSIX_FADV_DONTNEED)))
+			return w->what = "posix_fadvise", e;
+	}
+	close(F->fd);
+	if (F->dfd >= 0)
+		close(F->dfd);
+	F->dfd = -1;
+	if ((F->fd = open(F->path, O_RDWR)) < 0)
+		return w->what = "open", errno;
+	touch(w, o->f, 0, F->size);
+	return OK;
+}
+
+static int x_copy(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *S = &w->f[o->sf], *D = &w->f[o->f];
+	loff_t si = o->soff, di = o->off;
+	u64 avail = o->soff < S->size ? S->size - o->soff : 0;
+	(void)t;
+	ssize_t n = syscall(__NR_copy_file_range, S->fd, &si, D->fd, &di, (size_t)o->len, 0u);
+	if (n < 0)
+		return w->what = "copy_file_range", errno;
+	o->res = n;
+	if ((u64)n > min64(o->len, avail) || (u64)si != o->soff + n || (u64)di != o->off + n)
+		return bad(w, o->f, o->off, "copy_file_range returned %zd (asked %llu, %llu available), offsets now %lld/%lld",
+			   n, (ull)o->len, (ull)avail, (long long)si, (long long)di);
+	m_put(D, o->off, S->d + o->soff, n);    /* exactly the bytes reported */
+	touch(w, o->f, o->off, o->len);
+	return OK;
+}
+
+static int x_clone(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *S = &w->f[o->sf], *D = &w->f[o->f];
+	struct sg_clone_range a = { S->fd, o->soff, o->len, o->off };
+	(void)t;
+	if (ioctl(D->fd, FICLONERANGE, &a))
+		return w->what = "FICLONERANGE", errno;
+	o->res = o->len;
+	m_put(D, o->off, S->d + o->soff, o->len);
+	touch(w, o->f, o->off, rup(o->len, cfg.block));
+	return OK;
+}
+
+static int x_dedupe(struct worker *w, const struct optype *t, struct op *o)
+{
+	struct mfile *S = &w->f[o->sf], *D = &w->f[o->f];
+	struct { struct sg_dedupe_hdr h; struct sg_dedupe_info i; } a = {
+		{ o->soff, o->len, 1, 0, 0 }, { D->fd, o->off, 0, 0, 0 } };
+	(void)t;
+	if (ABIT(o, 0)) {       /* make the ranges identical first */
+		ssize_t n = pwrite(D->fd, S->d + o->soff, o->len, o->off);
+		if (n != (ssize_t)o->len)
+			return w->what = "pwrite (dedupe prime)", n < 0 ? errno : EIO;
+		m_put(D, o->off, S->d + o->soff, o->len);
+	}
+	int same = !memcmp(S->d + o->soff, D->d + o->off, o->len);
+	touch(w, o->f, o->off, o->len);
+	if (ioctl(S->fd, FIDEDUPERANGE, &a))
+		return w->what = "FIDEDUPERANGE", errno;
+	if (a.i.status < 0)
+		return w->what = "FIDEDUPERANGE status", -a.i.status;
+	o->res = a.i.status == DEDUPE_SAME ? (s64)a.i.bytes_deduped : -1;
+	if ((a.i.status == DEDUPE_SAME) != same)
+		return bad(w, o->f, o->off, "FIDEDUPERANGE says %s, the model says the ranges %s",
+			   same ? "DIFFERS" : "SAME", same ? "are identical" : "differ");
+	return OK;              /* SAME or DIFFERS: contents unchanged */
+}
+
+/* the self-test hook: flip one byte behind the model's back */
+static int x_inject(struct worker *w, const struct optype *t, struct op *o)
+{
+	unsigned char c, d;
+	int fd = open(w->f[o->f].path, O_RDWR);
+	(void)t;
+	if (fd < 0)
+		return w->what = "open (inject)", errno;
+	int ok = pread(fd, &c, 1, o->off) == 1;
+	d = c ^ (unsigned char)o->arg;
+	ok = ok && pwrite(fd, &d, 1, o->off) == 1;
+	close(fd);
+	if (!ok)
+		return w->what = "pread/pwrite (inject)", EIO;
+	say("# inject-corruption: after op %u: file f%u off %llu changed 0x%02x -> 0x%02x through a second descriptor\n",
+	    o->n, o->f, (ull)o->off, c, d);
+	return OK;
+}
+
+static int x_verify(struct worker *w, const struct optype *t, struct op *o)
+{
+	(void)t;
+	(void)o;
+	return verify(w, 1);
+}
+
+#define KEEP FALLOC_FL_KEEP_SIZE
+static const struct optype optab[NOPS] = {
+	[OP_READ]       = { "read",      10, 0, 0, 0, gen_range, x_read },
+	[OP_WRITE]      = { "write",     10, G_OWN, 0, 0, gen_range, x_write },
+	[OP_MAPREAD]    = { "mapread",    5, G_WITHIN, 0, 0, gen_range, x_mapread },
+	[OP_MAPWRITE]   = { "mapwrite",   5, G_OWN | G_WITHIN, 0, 0, gen_range, x_mapwrite },
+	[OP_TRUNCATE]   = { "truncate",   3, G_NOLEN, 0, 0, gen_trunc, x_truncate },
+	[OP_FALLOC]     = { "falloc",     1, G_OWN, 0, 0, gen_range, x_falloc },
+	[OP_FALLOC_KEEP] = { "falloc_keep", 1, G_OWN, 0, KEEP, gen_range, x_falloc },
+	[OP_PUNCH]      = { "punch",      2, G_OWN, 0, FALLOC_FL_PUNCH_HOLE | KEEP, gen_range, x_falloc },
+	[OP_ZERO]       = { "zero",       1, G_OWN, 0, FALLOC_FL_ZERO_RANGE, gen_range, x_falloc },
+	[OP_ZERO_KEEP]  = { "zero_keep",  1, G_OWN, 0, FALLOC_FL_ZERO_RANGE | KEEP, gen_range, x_falloc },
+	[OP_COLLAPSE]   = { "collapse",   1, 0, 0, FALLOC_FL_COLLAPSE_RANGE, gen_shift, x_falloc },
+	[OP_INSERT]     = { "insert",     1, 0, 0, FALLOC_FL_INSERT_RANGE, gen_shift, x_falloc },
+	[OP_UNSHARE]    = { "unshare",    1, G_OWN | G_WITHIN | G_EINVAL, 0, FALLOC_FL_UNSHARE_RANGE | KEEP, gen_range, x_falloc },
+	[OP_FSYNC]      = { "fsync",      1, G_NOLEN, 0, 0, gen_file, x_fsync },
+	[OP_COPY]       = { "copy",       4, G_REMAP, 0, 0, gen_copy, x_copy },
+	[OP_CLONE]      = { "clone",      4, G_REMAP | G_EINVAL, 0, 0, gen_remap, x_clone },
+	[OP_DEDUPE]     = { "dedupe",     3, G_REMAP | G_EINVAL, 0, 1, gen_remap, x_dedupe },
+	[OP_DREAD]      = { "dread",      4, G_OWN | G_DIO | G_EINVAL, F_DIO, 0, gen_range, x_read },
+	[OP_DWRITE]     = { "dwrite",     4, G_OWN | G_DIO | G_EINVAL, F_DIO, 0, gen_range, x_write },
+	[OP_REOPEN]     = { "reopen",     1, G_NOLEN, 0, 0, gen_file, x_reopen },
+	[OP_INJECT]     = { "inject",     0, G_NOLEN, 0, 0, gen_file, x_inject },
+	[OP_VERIFY]     = { "verify",     0, G_NOLEN, 0, 0, gen_file, x_verify },
+};
+
+/* ---- dispatch ---- */
+static void set_state(int *arr, unsigned type)
+{
+	for (unsigned i = 0; i < NOPS; i++)
+		if (i == type || (optab[type].feat && optab[i].feat == optab[type].feat))
+			arr[i] = 1;
+}
+
+static int unsupported(const struct optype *t, int e)
+{
+	return e == EOPNOTSUPP || e == ENOTTY || e == ENOSYS || e == ENODEV ||
+	       (e == EINVAL && (t->flags & G_EINVAL));
+}
+
+static u64 nsnow(void) { return (u64)(now() * 1e9); }
+
+static int run_op(struct worker *w, struct op *o)
+{
+	const struct optype *t = &optab[o->type];
+	struct mfile *F = &w->f[o->f];
+	struct wshared *s = w->sh;
+	struct op *slot = &s->ring[s->nring++ % opt.log_ops];
+	u64 old = F->size, t0 = nsnow();
+	int e;
+
+	*slot = *o;             /* logged before it runs: a crash still leaves a trace */
+	w->cur = o;
+	w->what = t->name;
+	memset(&w->t, 0, sizeof w->t);
+	e = (t->flags & G_NOLEN) || o->len ? t->exec(w, t, o) : NOOP;
+	if (e != NOOP) {
+		s->cnt[o->type]++;
+		s->nsec[o->type] += nsnow() - t0;
+	}
+	if (e > 0 && !w->worked[o->type] && unsupported(t, e)) {
+		note(w, "%s unsupported (%s: %s), disabled%s", t->name, w->what, strerror(e),
+		     t->feat ? " with the ops sharing its feature" : "");
+		set_state(w->disabled, o->type);
+		o->res = -e;
+		e = OK;
+	} else if (e > 0) {
+		e = fail_err(w, e);
+	} else if (e == OK) {
+		set_state(w->worked, o->type);
+	}
+	o->size = F->size;
+	w->t.resized = F->size != old;
+	*slot = *o;
+	if (w->rec) {
+		char b[256];
+		fmt_op(b, sizeof b, o);
+		fprintf(w->rec, "%s\n", b);
+	}
+	return e == NOOP ? OK : e;
+}
+
+/* run op o, then the injection (logged, or due now: chosen after the op ran,
+ * so it lands inside the current size), then verify */
+static int step(struct worker *w, struct op *o, struct op *inj)
+{
+	struct op due;
+	int e = run_op(w, o), full;
+	if (!e && !inj && w->inject_at && o->n >= w->inject_at && gen_inject(w, o->n, &due)) {
+		inj = &due;
+		w->inject_at = 0;
+	}
+	full = inj != NULL;
+	if (!e && inj) {
+		struct touch t = w->t;
+		e = run_op(w, inj);
+		w->t = t;
+		w->cur = o;
+	}
+	w->sh->ops++;
+	if (e)
+		return e;
+	full |= opt.full_every && o->n % opt.full_every == 0;
+	full |= opt.reread && (optab[o->type].flags & G_REMAP);
+	return full || o->n % opt.verify_every == 0 ? verify(w, full) : OK;
+}
+
+/* ---- canonical argument strings (cmdline, log headers) ---- */
+static int fmt_args(char *b, size_t sz, int hdr)
+{
+	int n = sfmt(b, sz, "--seed %llu --max-size %llu --align %u --nfiles %u --verify-every %llu --full-every %llu",
+			 (ull)opt.seed, (ull)opt.max_size, opt.align, opt.nfiles,
+			 (ull)opt.verify_every, (ull)opt.full_every);
+	if (hdr)
+		n += sfmt(b + n, sz - n, " --block %u --dio-align %u", cfg.block, cfg.dio);
+	else {
+		if (opt.ops)
+			n += sfmt(b + n, sz - n, " --ops %llu", (ull)opt.ops);
+		if (opt.duration)
+			n += sfmt(b + n, sz - n, " --duration %g", opt.duration);
+		n += sfmt(b + n, sz - n, " --workers %u --log-ops %u", opt.workers, opt.log_ops);
+		if (opt.block)
+			n += sfmt(b + n, sz - n, " --block %u", opt.block);
+		if (opt.dio_align >= 0)
+			n += sfmt(b + n, sz - n, " --dio-align %d", opt.dio_align);
+	}
+	if (opt.reread)
+		n += sfmt(b + n, sz - n, " --reread");
+	const char *sep = " --weights ";
+	for (unsigned i = 0; i < NOPS; i++)
+		if (opt.weight[i] != optab[i].weight) {
+			n += sfmt(b + n, sz - n, "%s%s=%u", sep, optab[i].name, opt.weight[i]);
+			sep = ",";
+		}
+	return n;
+}
+
+static void name_path(char *out, const char *base, unsigned widx)
+{
+	int n = sfmt(out, PATH_MAX, "%s", base);
+	if (opt.nfs > 1)
+		n += sfmt(out + n, PATH_MAX - n, ".%s", cfg.name);
+	if (opt.workers > 1)
+		sfmt(out + n, PATH_MAX - n, ".w%u", widx);
+}
+
+static void fmt_header(char *b, size_t sz, unsigned widx)
+{
+	int n = sfmt(b, sz, LOGTAG "worker=%u args: ", widx);
+	fmt_args(b + n, sz - n, 1);
+}
+
+/* ---- worker process ---- */
+static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, size_t nrec)
+{
+	static struct worker W;
+	struct worker *w = &W;
+	size_t cap = cfg.maxsz + 2 * cfg.maxlen + 2 * pgsz, i = 0;
+	char path[PATH_MAX], b[4096];
+	int e = OK, diverged = 0;
+
+	w->idx = idx;
+	w->sh = sh;
+	w->nown = opt.nfiles;
+	w->nf = w->nown + NSHARED;
+	w->wseed = mix64(opt.seed ^ mix64(0x5eed0000ULL + idx));
+	w->buf = aligned_alloc(65536, cap);
+	w->rbuf = aligned_alloc(65536, cap);
+	if (!w->buf || !w->rbuf)
+		return say("# error: out of memory\n"), 1;
+	for (unsigned f = 0; f < w->nf; f++) {
+		struct mfile *F = &w->f[f];
+		int own = f < w->nown;
+		if (own)
+			sfmt(F->path, PATH_MAX, "%s/w%u-f%u", cfg.sub, idx, f);
+		else
+			sfmt(F->path, PATH_MAX, "%s/shared%u", cfg.sub, f - w->nown);
+		F->dfd = -1;
+		F->d = calloc(1, cap);
+		F->fd = open(F->path, own ? O_RDWR | O_CREAT | O_TRUNC : O_RDONLY, 0644);
+		if (!F->d || F->fd < 0) {
+			sfmt(sh->summary, sizeof sh->summary, "setup: open %s: %s", F->path, strerror(errno));
+			return 1;
+		}
+		if (!own) {
+			F->size = cfg.shared_size;
+			fill(F->d, F->size, shared_seed(f - w->nown));
+		}
+	}
+	for (unsigned k = 0; k < NOPS; k++)
+		w->disabled[k] = !opt.weight[k] || (!cfg.dio && optab[k].feat == F_DIO);
+	if (opt.record) {
+		name_path(path, opt.record, idx);
+		if (!(w->rec = fopen(path, "w"))) {
+			sfmt(sh->summary, sizeof sh->summary, "setup: --record %s: %s", path, strerror(errno));
+			return 1;
+		}
+		fmt_header(b, sizeof b, idx);
+		fprintf(w->rec, "%s\n", b);
+	}
+	signal(SIGBUS, on_bus);
+	signal(SIGSEGV, on_bus);
+	if (opt.inject && idx == 0)
+		w->inject_at = 1 + mix64(w->wseed ^ 0x1abe11edULL) % (opt.ops ? opt.ops : 1000);
+
+	u64 first = nrec ? recs[0].n : 0, n, last = 0;
+	double t0 = now();
+	for (n = 1; !e; n++) {
+		struct op o, inj, *pi = NULL, g;
+		if (nrec && n >= first) {       /* replay: the logged op, verbatim */
+			if (i >= nrec)
+				break;
+			o = recs[i++];
+			if (first > 1 && !diverged && o.type != OP_INJECT && !gen_op(w, o.n, &g) &&
+			    (g.type != o.type || g.f != o.f || g.sf != o.sf || g.off != o.off ||
+			     g.len != o.len || g.soff != o.soff || g.arg != o.arg)) {
+				diverged = 1;
+				note(w, "replay: regenerated op %u differs from the log (prefix diverged: other kernel, fs or sg-soak version?); continuing with the logged ops", o.n);
+			}
+			if (i < nrec && recs[i].type == OP_INJECT && recs[i].n == o.n)
+				inj = recs[i++], pi = &inj;
+		} else if (!nrec && ((opt.ops && n > opt.ops) || (opt.duration && now() - t0 >= opt.duration))) {
+			break;
+		} else if (gen_op(w, n, &o)) {
+			note(w, "every op is disabled, stopping");
+			break;
+		}
+		struct op want = o;
+		last = o.n;
+		e = step(w, &o, pi);
+		if (!e && nrec && n >= first && !diverged && (o.res != want.res || o.size != want.size)) {
+			diverged = 1;
+			note(w, "replay: op %u result differs from the log (res %lld size %llu, logged res %lld size %llu)",
+			     o.n, (long long)o.res, (ull)o.size, (long long)want.res, (ull)want.size);
+		}
+	}
+	if (!e) {
+		struct op v = { .n = last, .type = OP_VERIFY };
+		w->cur = &v;
+		memset(&w->t, 0, sizeof w->t);
+		e = verify(w, 1);
+	}
+	if (w->rec && fclose(w->rec))
+		say("# note: %s: writing the record failed: %s\n", cfg.name, strerror(errno));
+	return e ? 1 : 0;
+}
+
+/* ---- parent: one filesystem configuration ---- */
+static unsigned probe_dio(const char *dir, unsigned block)
+{
+	char p[PATH_MAX];
+	unsigned char *buf = aligned_alloc(65536, 65536);
+	unsigned a = 0;
+	int fd, dfd;
+	sfmt(p, sizeof p, "%s/dio-probe", dir);
+	if (!buf || (fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0)
+		return 0;
+	memset(buf, 0x5a, 65536);
+	if (pwrite(fd, buf, 65536, 0) == 65536 && !fsync(fd) && (dfd = open(p, O_RDONLY | O_DIRECT)) >= 0) {
+		for (a = 512; a <= max64(block, 4096) && pread(dfd, buf, a, a) != (ssize_t)a; a *= 2)
+			;
+		if (a > max64(block, 4096))
+			a = 0;
+		close(dfd);
+	} else {
+		say("# note: %s: O_DIRECT unavailable (%s)\n", cfg.name, strerror(errno));
+	}
+	close(fd);
+	unlink(p);
+	free(buf);
+	return a;
+}
+
+static int rm_cb(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st; (void)type; (void)ftw;
+	return remove(p);
+}
+
+static void write_oplog(const struct wshared *s, unsigned widx)
+{
+	char path[PATH_MAX], b[4096];
+	FILE *f = NULL;
+	if (opt.log) {
+		name_path(path, opt.log, widx);
+		if (!(f = fopen(path, "w")))
+			say("# note: cannot write --log %s: %s; oplog follows\n", path, strerror(errno));
+	}
+	u64 first = s->nring > opt.log_ops ? s->nring - opt.log_ops : 0;
+	fmt_header(b, sizeof b, widx);
+	for (u64 i = first; ; i++) {
+		if (f)
+			fprintf(f, "%s\n", b);
+		else
+			say(OPLOG "%s\n", b);
+		if (i >= s->nring)
+			break;
+		fmt_op(b, sizeof b, &s->ring[i % opt.log_ops]);
+	}
+	if (f) {
+		fclose(f);
+		say("# oplog: last %llu ops written to %s\n", (ull)(s->nring - first), path);
+	}
+	say("# replay: sg-soak --fs %s:<dir> --replay %s\n", cfg.name,
+	    f ? path : "<file holding the '# oplog: ' lines, or this console log>");
+}
+
+static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_t nrec, unsigned rworker)
+{
+	unsigned W = opt.workers, alive = 0, bad = ~0u;
+	pid_t pid[64];
+	int st[64];
+	struct statvfs sv;
+	char *r, b[4096];
+
+	cfg.name = opt.fs[ci].name;
+	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, cfg.name, (int)getpid());
+	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv)) {
+		say("not ok %u soak.%s # setup: cannot create %s: %s\n", testno, cfg.name, cfg.sub, strerror(errno));
+		return 1;
+	}
+	cfg.block = opt.block ? opt.block : (unsigned)min64(max64(sv.f_bsize, 512), 65536);
+	cfg.dio = opt.dio_align >= 0 ? (unsigned)opt.dio_align : probe_dio(cfg.sub, cfg.block);
+	u64 g = max64(max64(cfg.block, cfg.dio), max64(opt.align, pgsz));
+	cfg.maxlen = max64(g, rdown(min64(65536, opt.max_size / 4), g));
+	cfg.maxsz = rdown(opt.max_size, g);
+	cfg.shared_size = cfg.maxsz / 2 - 37;   /* unaligned EOF: clone-to-EOF cases */
+	if (cfg.maxsz < 4 * cfg.maxlen) {
+		say("not ok %u soak.%s # setup: --max-size too small for block size %u\n", testno, cfg.name, cfg.block);
+		return 1;
+	}
+	say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
+	    cfg.sub, (ull)opt.seed, W, cfg.block, cfg.dio, (ull)cfg.maxsz);
+	if (!cfg.dio)
+		say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
+
+	for (unsigned f = 0; f < NSHARED; f++) {        /* read-only sources shared by all workers */
+		unsigned char *d = malloc(cfg.shared_size);
+		sfmt(b, sizeof b, "%s/shared%u", cfg.sub, f);
+		int fd = open(b, O_WRONLY | O_CREAT | O_TRUNC, 0444), ok = d && fd >= 0;
+		if (ok) {
+			fill(d, cfg.shared_size, shared_seed(f));
+			ok = pwrite(fd, d, cfg.shared_size, 0) == (ssize_t)cfg.shared_size && !fsync(fd);
+		}
+		free(d);
+		if (fd >= 0)
+			close(fd);
+		if (!ok) {
+			say("not ok %u soak.%s # setup: cannot create %s: %s\n", testno, cfg.name, b, strerror(errno));
+			return 1;
+		}
+	}
+
+	struct wshared *sh = mmap(NULL, W * sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		say("not ok %u soak.%s # setup: mmap: %s\n", testno, cfg.name, strerror(errno));
+		return 1;
+	}
+	double t0 = now(), last = t0, delay = 0.001;
+	u64 tot = opt.ops * W, next = tot / 10, done = 0;
+	for (unsigned i = 0; i < W; i++) {
+		if ((pid[i] = fork()) == 0)
+			_exit(worker_main(nrec ? rworker : i, &sh[i], recs, nrec));
+		if (pid[i] < 0) {
+			say("# error: fork: %s\n", strerror(errno));
+			W = i;
+			break;
+		}
+		st[i] = -1;
+		alive++;
+	}
+	while (alive) {
+		usleep(delay * 1e6);
+		delay = delay < 0.1 ? delay * 2 : 0.2;
+		for (unsigned i = 0; i < W; i++)
+			if (st[i] == -1 && waitpid(pid[i], &st[i], WNOHANG) > 0)
+				alive--;
+		done = 0;
+		for (unsigned i = 0; i < W; i++)
+			done += sh[i].ops;
+		double t = now();
+		if (alive && ((tot && done >= next) || t - last >= opt.progress)) {
+			say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
+			    (ull)done, (ull)tot, t - t0, done / (t - t0));
+			last = t;
+			while (tot && next <= done)
+				next += tot / 10 ? tot / 10 : 1;
+		}
+	}
+	double secs = now() - t0;
+
+	u64 cnt[NOPS] = { 0 }, ns[NOPS] = { 0 };
+	for (unsigned i = 0; i < W; i++)
+		for (unsigned k = 0; k < NOPS; k++)
+			cnt[k] += sh[i].cnt[k], ns[k] += sh[i].nsec[k];
+	int n = sfmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f", cfg.name,
+			 (ull)done, secs, secs > 0 ? done / secs : 0);
+	for (unsigned k = 0; k < OP_INJECT; k++)
+		n += sfmt(b + n, sizeof b - n, " %s=%llu", optab[k].name, (ull)cnt[k]);
+	say("%s\n", b);
+	n = sfmt(b, sizeof b, "# soak-rates name=%s", cfg.name);
+	for (unsigned k = 0; k < OP_INJECT; k++)
+		n += sfmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] ? cnt[k] * 1e9 / ns[k] : 0);
+	say("%s\n", b);
+
+	for (unsigned i = 0; i < W; i++) {
+		if (WIFEXITED(st[i]) && WEXITSTATUS(st[i]) == 0)
+			continue;
+		if (WIFSIGNALED(st[i]))
+			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u killed by signal %d (%s) after %llu ops",
+				 i, WTERMSIG(st[i]), strsignal(WTERMSIG(st[i])), (ull)sh[i].ops);
+		else if (!sh[i].summary[0])
+			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u failed", i);
+		if (bad == ~0u)
+			bad = i;
+		if (W > 1)
+			say("# worker %u (seed derived from %llu): %s\n", i, (ull)opt.seed, sh[i].summary);
+		for (char *line = sh[i].rep; (r = strchr(line, '\n')); line = r + 1)
+			say("%.*s\n", (int)(r - line), line);
+		if (sh[i].nring)
+			write_oplog(&sh[i], nrec ? rworker : i);
+	}
+	if (bad == ~0u) {
+		say("ok %u soak.%s\n", testno, cfg.name);
+		if (!opt.keep)
+			nftw(cfg.sub, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+	} else {
+		say("# kept %s for inspection\n", cfg.sub);
+		say("not ok %u soak.%s # %s%s\n", testno, cfg.name, sh[bad].summary,
+		    W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
+	}
+	munmap(sh, W * sizeof *sh);
+	return bad != ~0u;
+}
+
+/* ---- command line ---- */
+static const char usage_text[] =
+	"usage: sg-soak --fs NAME:DIR [--fs NAME:DIR ...] [options]\n"
+	"  -N, --ops N            ops per worker (default 10000 unless --duration)\n"
+	"      --duration SEC     stop after SEC seconds\n"
+	"  -S, --seed S           seed (default: time based; always printed)\n"
+	"      --max-size BYTES   max file size (k/m/g suffix; default 256k)\n"
+	"      --weights op=w,..  op weights; --disable op,.. sets weight 0\n"
+	"      --align N          granularity of read/write/map/falloc/copy ops (default 1)\n"
+	"      --block N          fs block for collapse/insert/clone/dedupe (default: detected)\n"
+	"      --dio-align N      O_DIRECT granularity (default: detected; 0 = no O_DIRECT)\n"
+	"      --workers W        forked workers, each with its own files (default 1)\n"
+	"      --nfiles F         files per worker (default 3, max 8)\n"
+	"      --verify-every N   read back the touched range every N ops (default 1)\n"
+	"      --full-every M     re-read every file via read() and mmap every M ops (default 1000)\n"
+	"  -X, --reread           ... and after every copy/clone/dedupe\n"
+	"      --log FILE         write the failure oplog to FILE (default: stdout, '# oplog: ')\n"
+	"      --log-ops K        ops kept in the failure oplog (default 100, max 1000)\n"
+	"      --record FILE      record every op to FILE\n"
+	"      --replay FILE      re-execute a recorded op log or a failure oplog\n"
+	"      --inject-corruption  SELF-TEST: flip one file byte behind the model's back\n"
+	"      --progress SEC     progress line interval (default 30; also every 10%)\n"
+	"      --keep             keep the test directory even on success\n"
+	"ops:";
+
+static void usage(const char *why)
+{
+	if (why)
+		fprintf(stderr, "sg-soak: %s\n", why);
+	fputs(usage_text, stderr);
+	for (unsigned i = 0; i < OP_INJECT; i++)
+		fprintf(stderr, " %s", optab[i].name);
+	fputc('\n', stderr);
+	exit(why ? 2 : 0);
+}
+
+static u64 num(const char *s, const char *what)
+{
+	char *e;
+	errno = 0;
+	u64 v = strtoull(s, &e, 0);
+	switch (*e) {
+	case 'k': case 'K': v <<= 10, e++; break;
+	case 'm': case 'M': v <<= 20, e++; break;
+	case 'g': case 'G': v <<= 30, e++; break;
+	}
+	if (errno || e == s || *e || *s == '-') {
+		fprintf(stderr, "sg-soak: bad %s '%s'\n", what, s);
+		exit(2);
+	}
+	return v;
+}
+
+static void set_weights(char *list, int disable)
+{
+	for (char *tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+		char *eq = strchr(tok, '=');
+		unsigned i;
+		if (eq)
+			*eq = 0;
+		for (i = 0; i < OP_INJECT && strcmp(optab[i].name, tok); i++)
+			;
+		if (i == OP_INJECT || disable == !!eq)
+			usage("bad --weights/--disable list (see the op names below)");
+		opt.weight[i] = disable ? 0 : (unsigned)num(eq + 1, "weight");
+	}
+}
+
+static int pow2(u64 v) { return v && !(v & (v - 1)); }
+
+static void parse(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "fs", 1, 0, 'f' }, { "seed", 1, 0, 'S' }, { "ops", 1, 0, 'N' }, { "duration", 1, 0, 'd' },
+		{ "max-size", 1, 0, 'm' }, { "weights", 1, 0, 'w' }, { "disable", 1, 0, 'D' },
+		{ "align", 1, 0, 'a' }, { "block", 1, 0, 'b' }, { "dio-align", 1, 0, 'z' },
+		{ "workers", 1, 0, 'W' }, { "nfiles", 1, 0, 'n' }, { "verify-every", 1, 0, 'v' },
+		{ "full-every", 1, 0, 'F' }, { "reread", 0, 0, 'X' }, { "log", 1, 0, 'l' },
+		{ "log-ops", 1, 0, 'K' }, { "record", 1, 0, 'r' }, { "replay", 1, 0, 'R' },
+		{ "inject-corruption", 0, 0, 'I' }, { "progress", 1, 0, 'p' }, { "keep", 0, 0, 'k' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
+	int c;
+	char *colon;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "N:S:Xh", lo, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			colon = strchr(optarg, ':');
+			if (!colon || colon == optarg || !colon[1] || colon - optarg >= 64 || opt.nfs == MAXFS ||
+			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != (size_t)(colon - optarg))
+				usage("--fs wants NAME:DIR (NAME of [A-Za-z0-9_.-])");
+			sfmt(opt.fs[opt.nfs].name, 64, "%.*s", (int)(colon - optarg), optarg);
+			sfmt(opt.fs[opt.nfs++].dir, PATH_MAX, "%s", colon + 1);
+			break;
+		case 'S': opt.seed = num(optarg, "seed"); opt.seed_set = 1; break;
+		case 'N': opt.ops = num(optarg, "op count"); break;
+		case 'd': opt.duration = num(optarg, "duration"); break;
+		case 'm': opt.max_size = num(optarg, "max size"); break;
+		case 'w': set_weights(optarg, 0); break;
+		case 'D': set_weights(optarg, 1); break;
+		case 'a': opt.align = num(optarg, "alignment"); break;
+		case 'b': opt.block = num(optarg, "block size"); break;
+		case 'z': opt.dio_align = num(optarg, "dio alignment"); break;
+		case 'W': opt.workers = num(optarg, "worker count"); break;
+		case 'n': opt.nfiles = num(optarg, "file count"); break;
+		case 'v': opt.verify_every = num(optarg, "verify interval"); break;
+		case 'F': opt.full_every = num(optarg, "full verify interval"); break;
+		case 'X': opt.reread = 1; break;
+		case 'l': opt.log = optarg; break;
+		case 'K': opt.log_ops = num(optarg, "log size"); break;
+		case 'r': opt.record = optarg; break;
+		case 'R': opt.replay = optarg; break;
+		case 'I': opt.inject = 1; break;
+		case 'p': opt.progress = num(optarg, "progress interval"); break;
+		case 'k': opt.keep = 1; break;
+		case 'h': usage(NULL); break;
+		default: usage("unknown option");
+		}
+	}
+	if (optind < argc)
+		usage("unexpected argument");
+}
+
+static void check_opts(void)
+{
+	u64 tot = 0;
+	for (unsigned i = 0; i < NOPS; i++)
+		tot += opt.weight[i];
+	if (!opt.nfs)
+		usage("at least one --fs NAME:DIR is required");
+	if (!tot)
+		usage("every op has weight 0");
+	if (!pow2(opt.align) || opt.align > 65536 || (opt.block && (!pow2(opt.block) || opt.block < 512 || opt.block > 65536)) ||
+	    (opt.dio_align > 0 && (!pow2(opt.dio_align) || opt.dio_align < 512 || opt.dio_align > 65536)))
+		usage("--align, --block and --dio-align must be powers of two (block, dio-align: 512..64k)");
+	if (opt.max_size < 65536 || opt.max_size > (1ULL << 30))
+		usage("--max-size must be within 64k..1g");
+	if (!opt.workers || opt.workers > 64 || !opt.nfiles || opt.nfiles > MAXFILES)
+		usage("--workers must be 1..64 and --nfiles 1..8");
+	if (!opt.verify_every || !opt.log_ops || opt.log_ops > MAXRING || !opt.progress)
+		usage("--verify-every, --log-ops (max 1000) and --progress must be positive");
+}
+
+static void defaults(void)
+{
+	for (unsigned i = 0; i < NOPS; i++)
+		opt.weight[i] = optab[i].weight;
+}
+
+/* Read a --record file or a failure oplog (with or without '# oplog: '
+ * prefixes, possibly inside a console log), apply its header's arguments. */
+static size_t load_replay(struct op **recs, unsigned *worker)
+{
+	FILE *f = fopen(opt.replay, "r");
+	char *line = NULL, *p, *argv[64], *hdr = NULL;
+	size_t cap = 0, n = 0, alloc = 0;
+	int marked = 0, argc = 1;
+	if (!f) {
+		fprintf(stderr, "sg-soak: --replay %s: %s\n", opt.replay, strerror(errno));
+		exit(2);
+	}
+	while (getline(&line, &cap, f) > 0)
+		marked |= strstr(line, OPLOG LOGTAG) != NULL;
+	rewind(f);
+	while (getline(&line, &cap, f) > 0) {
+		if (marked && !(p = strstr(line, OPLOG)))
+			continue;
+		p = marked ? p + strlen(OPLOG) : line;
+		p[strcspn(p, "\r\n")] = 0;
+		if (!strncmp(p, LOGTAG, strlen(LOGTAG))) {
+			if (hdr && n)
+				break;          /* a second log follows: replay the first */
+			free(hdr);
+			hdr = strdup(p);
+		} else if (hdr && !strncmp(p, "op=", 3)) {
+			if (n == alloc && !(*recs = realloc(*recs, (alloc = alloc * 2 + 1024) * sizeof **recs)))
+				usage("out of memory");
+			if (parse_op(p, &(*recs)[n]))
+				fprintf(stderr, "sg-soak: --replay: ignoring bad line: %s\n", p);
+			else
+				n++;
+		}
+	}
+	fclose(f);
+	free(line);
+	if (!hdr || !n || sscanf(hdr, LOGTAG "worker=%u", worker) != 1 || !(p = strstr(hdr, " args: ")))
+		usage("--replay: no '" LOGTAG "' header followed by op lines found");
+	argv[0] = "sg-soak";
+	for (p = strtok(p + 7, " "); p && argc < 63; p = strtok(NULL, " "))
+		argv[argc++] = p;
+	argv[argc] = NULL;
+	defaults();             /* the header's --weights are relative to the defaults */
+	opt.block = 0;
+	opt.dio_align = -1;
+	opt.reread = 0;
+	parse(argc, argv);
+	opt.workers = 1;
+	opt.ops = 0;
+	opt.duration = 0;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	struct op *recs = NULL;
+	size_t nrec = 0;
+	unsigned rworker = 0, fails = 0;
+	char b[4096];
+	int n;
+
+	pgsz = sysconf(_SC_PAGESIZE);
+	opt.max_size = 256 << 10;
+	opt.align = 1;
+	opt.dio_align = -1;
+	opt.workers = 1;
+	opt.nfiles = 3;
+	opt.verify_every = 1;
+	opt.full_every = 1000;
+	opt.log_ops = 100;
+	opt.progress = 30;
+	defaults();
+	parse(argc, argv);
+	if (opt.replay) {
+		if (opt.inject)
+			usage("--inject-corruption cannot be combined with --replay (the log carries the injection)");
+		nrec = load_replay(&recs, &rworker);
+	} else if (!opt.ops && !opt.duration) {
+		opt.ops = 10000;
+	}
+	check_opts();
+	if (!opt.seed_set) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		opt.seed = (ts.tv_sec * 1000003ULL ^ ts.tv_nsec ^ ((u64)getpid() << 16)) & 0xffffffffULL;
+	}
+	say("KTAP version 1\n1..%u\n", opt.nfs);
+	say("# seed=%llu\n", (ull)opt.seed);
+	n = sfmt(b, sizeof b, "# cmdline: sg-soak");
+	for (unsigned i = 0; i < opt.nfs; i++)
+		n += sfmt(b + n, sizeof b - n, " --fs '%s:%s'", opt.fs[i].name, opt.fs[i].dir);
+	if (opt.replay)
+		n += sfmt(b + n, sizeof b - n, " --replay '%s'", opt.replay);
+	else
+		n += sfmt(b + n, sizeof b - n, " "), n += fmt_args(b + n, sizeof b - n, 0);
+	say("%s%s%s%s%s%s\n", b, opt.record ? " --record " : "", opt.record ? opt.record : "",
+	    opt.log ? " --log " : "", opt.log ? opt.log : "", opt.inject ? " --inject-corruption" : "");
+	if (opt.replay)
+		say("# replay: %zu logged ops from op %u (worker %u)%s\n", nrec, recs[0].n, rworker,
+		    recs[0].n > 1 ? "; ops before it are regenerated from the seed" : "");
+	if (opt.inject)
+		say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
+	for (unsigned i = 0; i < opt.nfs; i++)
+		fails += run_config(i, i + 1, recs, nrec, rworker);
+	free(recs);
+	return fails ? 1 : 0;
+}
