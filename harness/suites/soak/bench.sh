@@ -18,6 +18,8 @@ rc=0
 "$here/sg-soak" --fs "tmpfs:$TMPFS_DIR" --fs "$disk:$DISK_DIR" --seed "$SEED" --ops "$OPS" >"$out" || rc=$?
 
 echo "sg-soak bench: seed=$SEED ops=$OPS tmpfs=$TMPFS_DIR $disk=$DISK_DIR ($(uname -r))"
+table=$(mktemp)
+trap 'rm -f "$out" "$table"' EXIT
 awk '
 /^# soak-stats / || /^# soak-rates / {
 	kind = $2 == "soak-stats" ? "n" : "r"
@@ -45,6 +47,19 @@ END {
 	printf "\n%-12s", "secs"
 	for (j = 1; j <= nn; j++) printf " %12s %12s", secs[names[j]], ""
 	printf "\n"
-}' "$out"
+}' "$out" | tee "$table"
+
+# Against the reference (same seed and ops, measured on this kind of machine):
+# the ops/s of each column as a percentage of the reference's.
+REF=${REF:-$here/bench.ref}
+if [ -f "$REF" ]; then
+	echo "vs reference $(basename "$REF") (100% = same ops/s; $(sed -n 's/^# //p' "$REF" | head -n 1)):"
+	awk 'NR == FNR { if ($1 !~ /^#/) for (i = 2; i <= NF; i++) ref[$1, i] = $i; next }
+	FNR == 1 { printf "%-12s", "op"; for (i = 2; i <= NF; i += 4) printf " %12s", $i " ops/s"; printf "\n"; next }
+	$1 == "secs" { next }
+	{ printf "%-12s", $1
+	  for (i = 3; i <= NF; i += 2) printf " %11s%%", (ref[$1, i] > 0 ? int(100 * $i / ref[$1, i] + 0.5) : "-")
+	  printf "\n" }' "$REF" "$table"
+fi
 grep -E '^(not ok|# note)' "$out" || true
 exit "$rc"
