@@ -101,7 +101,7 @@ series_in_tree=no'
 	[[ "$output" == *"series: error: apply reject: 0001-x.patch does not apply to fs/a.c"* ]]
 }
 
-@test "series: reverse-applied baseline is a hard-linked copy, pristine tree untouched" {
+@test "series: baseline and patched share one hard-linked dir, pristine tree untouched" {
 	fake_repo 9.7 'tree=ksrc
 series_in_tree=yes'
 	src=$BATS_TEST_TMPDIR/src
@@ -116,10 +116,15 @@ series_in_tree=yes'
 	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\ntwo')" ]
 	[ "$(cat "$src/fs/a.c")" = "$(printf 'one\nthree')" ]
 	[ "$(stat -c %i "$v/fs/b.c")" = "$(stat -c %i "$src/fs/b.c")" ]
+	# patched uses the same dir (same compiler command lines), back in SRC's state
 	run "$R/harness/series" 9.7 patched "$src"
-	[ "$(echo "$output" | tail -n 1)" = "$src" ]
-	# same key again: reused, not rebuilt
-	run "$R/harness/series" 9.7 baseline "$src"
+	[ "$(echo "$output" | tail -n 1)" = "$v" ]
+	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\nthree')" ]
+	# a file the previous state patched is a fresh copy: newer than SRC's
+	[ "$v/fs/a.c" -nt "$src/fs/a.c" ]
+	[ "$(stat -c %i "$v/fs/a.c")" != "$(stat -c %i "$src/fs/a.c")" ]
+	# same state again: reused, not recreated
+	run "$R/harness/series" 9.7 patched "$src"
 	[[ "$output" == *"reusing"* ]]
 }
 
