@@ -44,6 +44,10 @@ sg_branches() { # list known branch names (data under backports/ and mainline/)
 	done
 }
 
+sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comma separated
+	(cd "$SG_ROOT/harness/suites" && ls */Makefile | sed 's|/Makefile||' | paste -sd, -)
+}
+
 sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
 		[ -f "$_c" ] || continue

@@ -258,3 +258,13 @@ make_run() {
 	[ "$(jq -r '.comparison.known_divergences[0].why' "$j")" = "mainline changed it in 9.9" ]
 	grep -q 'known divergence: mainline changed it in 9.9' "$BATS_TEST_TMPDIR/r/summary.md"
 }
+
+@test "report: a suite that bailed out makes the run INCONCLUSIVE, not UNSAFE" {
+	make_run "$BATS_TEST_TMPDIR/r" pass pass
+	printf 'suite-error\tguest setup: cannot mount the test filesystems\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
+	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	j=$BATS_TEST_TMPDIR/r/result.json
+	[ "$(jq -r .verdict "$j")" = INCONCLUSIVE ]
+	[ "$(jq -r '.broken_stages[0].status' "$j")" = "suite-error: guest setup: cannot mount the test filesystems" ]
+	[ "$(jq '.totals.patched.kernel_failures' "$j")" -eq 0 ]
+}
