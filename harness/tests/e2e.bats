@@ -24,6 +24,12 @@ setup_file() {
 	# the pipeline canary passed on the patched kernel, from inside the guest
 	jq -e '[.variants.patched.tests[] | select(.suite == "smoke" and .status == "pass")] | length == 3' "$j"
 	jq -e '.totals.patched.passed >= 3' "$j"
+	# the syscall and soak suites reported from both kernels
+	jq -e '[.variants.patched.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
+	jq -e '[.variants.baseline.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
+	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4", "xfs"]' "$j"
+	jq -e '.variants.patched.soak | all(.ops_per_sec != null and .ops != null)' "$j"
+	grep -q '^## Where the patched kernel differs from mainline' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Evidence for the review reply' "$ROOT/reports/6.1/latest/summary.md"
 	cp "$j" "$BATS_FILE_TMPDIR/first.json"
 }
