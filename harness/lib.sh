@@ -78,6 +78,15 @@ sg_series_hash() {
 		sha256sum | cut -c1-12
 }
 
+# sg_manifest DIR: one line per file of a source tree - path, inode, size,
+# mtime - sorted. What identifies the tree's content for the work copy and the
+# build: an edit (new mtime, or a new inode from sed -i or an editor), a
+# switch to another tree or an older mtime all change a file's line.
+sg_manifest() {
+	find "$1" \( -name .git -o -name '.sg-*' -o -name .complete \) -prune -o \
+		-type f -printf '%P\t%i\t%s\t%T@\n' | LC_ALL=C sort
+}
+
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).
 sg_setenv() {
 	touch "$1"

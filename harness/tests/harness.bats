@@ -2,6 +2,8 @@
 # The harness's own behaviour: usage errors, stage interfaces, scan and report
 # logic on fixed inputs. No kernel is built here (see e2e.bats for that).
 
+load helpers
+
 setup() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
@@ -41,10 +43,10 @@ setup() {
 	done
 }
 
-@test "KSRC that is not a kernel tree fails in the tree stage" {
+@test "KSRC that is not a kernel tree fails in the tree stage, exit 2" {
 	mkdir -p "$BATS_TEST_TMPDIR/notatree"
 	KSRC=$BATS_TEST_TMPDIR/notatree run "$H/tree" 4.19
-	[ "$status" -eq 1 ]
+	[ "$status" -eq 2 ]
 	[[ "$output" == "stablegate: tree: error: KSRC="*"is not a kernel tree"* ]]
 }
 
@@ -57,15 +59,6 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"KERNEL_VERSION=4.19.325"* ]]
 	[[ "$output" == *"TREE_SOURCE=KSRC"* ]]
-}
-
-# A copy of the repo's data with one extra branch: adding a branch is data only.
-fake_repo() {
-	R=$BATS_TEST_TMPDIR/repo
-	mkdir -p "$R"
-	cp -r "$ROOT/harness" "$ROOT/backports" "$ROOT/mainline" "$R/"
-	mkdir -p "$R/backports/$1"
-	printf '%s\n' "name=$1" "$2" > "$R/backports/$1/branch.conf"
 }
 
 @test "a new branch is data only, and an apt package that does not exist is named" {
@@ -120,9 +113,6 @@ series_in_tree=yes'
 	run "$R/harness/series" 9.7 patched "$src"
 	[ "$(echo "$output" | tail -n 1)" = "$v" ]
 	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\nthree')" ]
-	# a file the previous state patched is a fresh copy: newer than SRC's
-	[ "$v/fs/a.c" -nt "$src/fs/a.c" ]
-	[ "$(stat -c %i "$v/fs/a.c")" != "$(stat -c %i "$src/fs/a.c")" ]
 	# same state again: reused, not recreated
 	run "$R/harness/series" 9.7 patched "$src"
 	[[ "$output" == *"reusing"* ]]

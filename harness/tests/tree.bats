@@ -1,0 +1,132 @@
+#!/usr/bin/env bats
+# KSRC trees and tarballs, and the work copy and build dir never going stale:
+# the tree, series and build stages on small fake kernel trees whose Makefile
+# rebuilds by mtime, as kbuild does. No kernel is built here.
+
+load helpers
+
+setup() {
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	# a branch with a one-patch series, so the work copy is a patched copy
+	fake_repo 9.6 'tree=ksrc
+series_in_tree=no'
+	H=$R/harness
+	printf -- '--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-x\n+y\n' > "$R/backports/9.6/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/9.6/series"
+}
+
+# fake_tree DIR A B: a "kernel tree" of two sources and a header; its bzImage
+# is their concatenation, rebuilt the way kbuild decides, by mtime.
+fake_tree() {
+	mkdir -p "$1"
+	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 48\n' > "$1/Makefile"
+	cat >> "$1/Makefile" <<'MK'
+bzImage: $(O)/arch/x86/boot/bzImage
+$(O)/obj/%.o: %.c inc.h
+	@mkdir -p $(dir $@); echo "  CC      $@"; cat $^ > $@
+$(O)/arch/x86/boot/bzImage: $(O)/obj/a.o $(O)/obj/b.o
+	@mkdir -p $(dir $@); cat $^ > $@
+MK
+	touch "$1/Kconfig"
+	echo x > "$1/notes.txt"
+	echo "$2" > "$1/a.c"
+	echo "$3" > "$1/b.c"
+	echo "header-1" > "$1/inc.h"
+	touch -d '2019-06-04 12:00' "$1"/*
+}
+
+# build_variant KSRC: series (patched, no patches) then build, as validate does.
+build_variant() {
+	VSRC=$("$H/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {
+		cat "$BATS_TEST_TMPDIR/series.err"; return 1; }
+	"$H/build" "$VSRC" "$BATS_TEST_TMPDIR/out" 2>&1
+	cat "$BATS_TEST_TMPDIR/out/arch/x86/boot/bzImage"
+}
+
+@test "KSRC tarball: extracted once per digest into the cache, then reused" {
+	fake_tree "$BATS_TEST_TMPDIR/t/linux-4.19.48" a1 b1
+	tar -C "$BATS_TEST_TMPDIR/t" -cJf "$BATS_TEST_TMPDIR/linux.tar.xz" linux-4.19.48
+	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/tree" 9.6
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"KERNEL_VERSION=4.19.48"* ]]
+	[[ "$output" == *"TREE_SOURCE=KSRC:linux.tar.xz"* ]]
+	d=$(sha256sum < "$BATS_TEST_TMPDIR/linux.tar.xz" | cut -c1-64)
+	[[ "$output" == *"TREE_DIGEST=sha256:$d"* ]]
+	src=$(echo "$output" | sed -n 's/^SRC=//p')
+	[ "$src" = "$STABLEGATE_CACHE/src/ksrc-$(echo "$d" | cut -c1-16)" ]
+	[ -f "$src/.complete" ] && [ "$(cat "$src/a.c")" = a1 ]
+	[ -z "$(ls -d "$src".part.* 2>/dev/null)" ]
+	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/tree" 9.6
+	[[ "$output" == *"reusing extracted tree $src"* ]]
+	# another tarball is another tree
+	fake_tree "$BATS_TEST_TMPDIR/t/linux-4.19.48" a2 b1
+	tar -C "$BATS_TEST_TMPDIR/t" -czf "$BATS_TEST_TMPDIR/linux2.tar.gz" linux-4.19.48
+	KSRC=$BATS_TEST_TMPDIR/linux2.tar.gz run "$H/tree" 9.6
+	src2=$(echo "$output" | sed -n 's/^SRC=//p')
+	[ "$src2" != "$src" ] && [ "$(cat "$src2/a.c")" = a2 ]
+}
+
+@test "KSRC: a file that is not a tarball of one kernel tree is named, nothing left behind" {
+	echo junk > "$BATS_TEST_TMPDIR/junk.tar.xz"
+	KSRC=$BATS_TEST_TMPDIR/junk.tar.xz run "$H/tree" 9.6
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tree: error: cannot extract $BATS_TEST_TMPDIR/junk.tar.xz"* ]]
+	mkdir -p "$BATS_TEST_TMPDIR/t/a" "$BATS_TEST_TMPDIR/t/b"
+	tar -C "$BATS_TEST_TMPDIR/t" -cf "$BATS_TEST_TMPDIR/two.tar" a b
+	KSRC=$BATS_TEST_TMPDIR/two.tar run "$H/tree" 9.6
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"does not unpack to one top directory"* ]]
+	KSRC=$BATS_TEST_TMPDIR/nosuch run "$H/tree" 9.6
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"KSRC=$BATS_TEST_TMPDIR/nosuch: no such file or directory"* ]]
+	[ -z "$(ls -A "$STABLEGATE_CACHE/src" | grep -v '\.lock$')" ]
+}
+
+@test "an edited KSRC is rebuilt: sed -i, and an edit back to an older mtime" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	run build_variant "$k"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | tail -n 4 | tr '\n' ' ')" = "a1 header-1 b1 header-1 " ] || { echo "$output"; false; }
+	sed -i 's/a1/a1-edited/' "$k/a.c"
+	run build_variant "$k"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"reusing"* ]]
+	[[ "$output" == *"a1-edited"* ]]
+	# a header edited and set back to an old mtime (a git checkout, a tarball)
+	echo header-2 > "$k/inc.h"
+	touch -d '2001-01-01' "$k/inc.h"
+	run build_variant "$k"
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | tail -n 4 | tr '\n' ' ')" = "a1-edited header-2 b1 header-2 " ] || { echo "$output"; false; }
+	# unchanged: nothing recompiled
+	run build_variant "$k"
+	[[ "$output" != *"  CC "* ]]
+	# the user's tree itself was never written to
+	[ "$(stat -c %Y "$k/inc.h")" = "$(date -d 2001-01-01 +%s)" ]
+}
+
+@test "switching KSRC between two trees builds exactly the current tree" {
+	a=$BATS_TEST_TMPDIR/A b=$BATS_TEST_TMPDIR/B
+	fake_tree "$a" a-changed b1
+	fake_tree "$b" a1 b-changed
+	touch -d '2019-07-01' "$a/a.c"	# A's edit is the newest file of both trees
+	run build_variant "$a"
+	[ "$(echo "$output" | tail -n 4 | tr '\n' ' ')" = "a-changed header-1 b1 header-1 " ] || { echo "$output"; false; }
+	run build_variant "$b"
+	[ "$(echo "$output" | tail -n 4 | tr '\n' ' ')" = "a1 header-1 b-changed header-1 " ] || { echo "$output"; false; }
+	run build_variant "$a"
+	[ "$(echo "$output" | tail -n 4 | tr '\n' ' ')" = "a-changed header-1 b1 header-1 " ] || { echo "$output"; false; }
+}
+
+@test "a build dir with objects but no record of their sources starts clean" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	mkdir -p "$BATS_TEST_TMPDIR/out/obj"
+	echo stale > "$BATS_TEST_TMPDIR/out/obj/a.o"
+	touch -d '2030-01-01' "$BATS_TEST_TMPDIR/out/obj/a.o"
+	run build_variant "$k"
+	[[ "$output" == *"has objects but no record of their sources; starting clean"* ]]
+	[[ "$output" != *stale* ]] && [[ "$output" == *a1* ]]
+}
