@@ -126,7 +126,7 @@ series_in_tree=yes'
 	printf 'CONFIG_EXT4_FS_SECURITY=y\nCONFIG_NO_SUCH_SYMBOL_SG=y\n' > "$BATS_TEST_TMPDIR/bad.config"
 	FRAGMENTS=$BATS_TEST_TMPDIR/bad.config run "$H/config" "$src" "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"config: error: Kconfig dropped: CONFIG_EXT4_FS_SECURITY ("* ]]
+	[[ "$output" == *"config: error: Kconfig dropped or forced: CONFIG_EXT4_FS_SECURITY ("* ]]
 	[[ "$output" == *"not defined in this tree (renamed or removed): CONFIG_NO_SUCH_SYMBOL_SG"* ]]
 }
 
