@@ -258,3 +258,65 @@ make_run() {
 	[ "$(jq -r '.broken_stages[0].status' "$j")" = "suite-error: guest setup: cannot mount the test filesystems" ]
 	[ "$(jq '.totals.patched.kernel_failures' "$j")" -eq 0 ]
 }
+
+# deps_branch CONF-ROWS...: a fake branch 9.5 with a one-patch series and
+# the given deps.tsv data rows (header added).
+deps_branch() {
+	fake_repo 9.5 'tree=ksrc
+series_in_tree=no'
+	D=$R/backports/9.5
+	echo 0001-x.patch > "$D/series"
+	printf -- '--- a/fs/a.c\n+++ b/fs/a.c\n@@ -1 +1,2 @@\n one\n+fixed_helper();\n' > "$D/0001-x.patch"
+	printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n' > "$D/deps.tsv"
+	for row; do printf '%s\n' "$row" >> "$D/deps.tsv"; done
+}
+
+@test "deps --check: a malformed deps.tsv row is named by file and line, exit 2" {
+	deps_branch "$(printf 'abc\tsubj\tcarried\t0002\tfs/a.c:x\twhy')"
+	run "$R/harness/deps" --check 9.5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"deps: error: backports/9.5/deps.tsv:2: patch 0002 is not in the series"* ]]
+	deps_branch "$(printf 'abc\tsubj\tmaybe\t-\tfs/a.c:x\twhy')"
+	run "$R/harness/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried or replaced"* ]]
+	deps_branch "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')"
+	run "$R/harness/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not FILE:REGEX"* ]]
+	deps_branch "$(printf 'abc\tsubj\tpresent\t-')"
+	run "$R/harness/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: has 4 fields, needs 6"* ]]
+	# validate refuses before making a run directory
+	run "$R/harness/validate" 9.5
+	[ "$status" -eq 2 ]
+	[ ! -d "$R/reports/9.5" ]
+}
+
+@test "deps probes: present, carried and missing, as the report states them" {
+	deps_branch "$(printf 'p1\tin the tree\tpresent\t-\tfs/a.c:^one$\twhy')" \
+		"$(printf 'c1\tthe fix\tcarried\t0001\tfs/a.c:fixed_helper\\(\\) ;; !fs/a.c:^broken\twhy')" \
+		"$(printf 'm1\tnot there\treplaced\t0001-x.patch\tfs/b.c:never\twhy')" \
+		"$(printf 'x1\twrong claim\tpresent\t-\tfs/a.c:fixed_helper\twhy')"
+	src=$BATS_TEST_TMPDIR/src
+	mkdir -p "$src/fs" && echo one > "$src/fs/a.c"
+	for v in baseline patched; do
+		vs=$("$R/harness/series" 9.5 $v "$src")
+		mkdir -p "$BATS_TEST_TMPDIR/r/$v"
+		run "$R/harness/deps" 9.5 "$vs" "$BATS_TEST_TMPDIR/r/$v/deps.tsv"
+		[ "$status" -eq 0 ]
+	done
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch " ]
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/patched/deps.tsv" | tr '\n' ' ')" = "match match nomatch match " ]
+	grep -q '^m1	nomatch	fs/b.c:never$' "$BATS_TEST_TMPDIR/r/patched/deps.tsv"
+	# the report: statuses, the false claim flagged, missing makes UNSAFE
+	make_run "$BATS_TEST_TMPDIR/r" fail pass
+	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$BATS_TEST_TMPDIR/r/env"
+	run "$R/harness/report" "$BATS_TEST_TMPDIR/r"
+	j=$BATS_TEST_TMPDIR/r/result.json
+	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried" ]
+	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false" ]
+	[ "$(jq -r .verdict "$j")" = UNSAFE ]
+	[ "$(jq -r '.comparison.missing_deps[0].commit' "$j")" = m1 ]
+	grep -q '^\*\*Missing dependencies\*\* (UNSAFE): `m1` not there' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^Dependencies: 2 carried, 1 missing, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '| x1 | wrong claim | \*\*carried\*\* (deps.tsv says present) |' "$BATS_TEST_TMPDIR/r/summary.md"
+}
