@@ -23,7 +23,7 @@ validate:
 	@harness/validate "$(branch)"
 
 branches:
-	@. harness/lib.sh && sg_branches
+	@SG_ROOT=$(CURDIR); . harness/lib.sh && sg_branches
 
 suites:
 	@for d in harness/suites/*/; do $(MAKE) -s -C $$d || exit 1; done

@@ -320,3 +320,9 @@ series_in_tree=no'
 	grep -q '^Dependencies: 2 carried, 1 missing, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
 	grep -q '| x1 | wrong claim | \*\*carried\*\* (deps.tsv says present) |' "$BATS_TEST_TMPDIR/r/summary.md"
 }
+
+@test "make branches lists every branch directory" {
+	run make -C "$ROOT" -s branches
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "4.14 4.19 6.1 mainline " ]
+}
