@@ -1165,6 +1165,8 @@ static const struct tcase cases[] = {
   P("dedupe of a partial EOF block ending at both EOFs is remapped (generic_remap_checks, generic_remap_check_len)") },
 { "dedupe_eof_mid", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = 4 * B, .osame = B, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_mid_unshared,
   P("07d19dc9fbe9: partial EOF block not remapped into mid-dest; request shortened (CAN_SHORTEN), bytes_deduped reports len (vfs_dedupe_file_range)") },
+{ "dedupe_subblock_mid", XFS, 0, 0, OP_DEDUPE, .isz = 100, .osz = 3 * B, .osame = 100, RW, .len = 100, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 100 },
+  P("dceeb47b0ed6/07d19dc9fbe9: a dedupe shortened to 0 bytes changes nothing; dest's dirty page cache past the range survives (xfs_reflink_remap_prep stops at *len == 0)") },
 { "dedupe_multi", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .prep = prep_multi, .nd = 3,
   .dst = { SG_DEDUPE_SAME, SG_DEDUPE_DIFFERS, -EBADF }, .bd = { 2 * B, 0, 0 },
   P("several dests in one call: SAME, DIFFERS, -EBADF per info[] (vfs_dedupe_file_range)") },
