@@ -281,7 +281,7 @@ series_in_tree=no'
 	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried or replaced"* ]]
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')"
 	run "$R/harness/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not FILE:REGEX"* ]]
+	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not [!][N*]FILE:REGEX"* ]]
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-')"
 	run "$R/harness/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: has 4 fields, needs 6"* ]]
@@ -295,7 +295,8 @@ series_in_tree=no'
 	deps_branch "$(printf 'p1\tin the tree\tpresent\t-\tfs/a.c:^one$\twhy')" \
 		"$(printf 'c1\tthe fix\tcarried\t0001\tfs/a.c:fixed_helper\\(\\) ;; !fs/a.c:^broken\twhy')" \
 		"$(printf 'm1\tnot there\treplaced\t0001-x.patch\tfs/b.c:never\twhy')" \
-		"$(printf 'x1\twrong claim\tpresent\t-\tfs/a.c:fixed_helper\twhy')"
+		"$(printf 'x1\twrong claim\tpresent\t-\tfs/a.c:fixed_helper\twhy')" \
+		"$(printf 'k1\tone more line\tcarried\t0001\t2*fs/a.c:^(one|fixed_helper)\twhy')"
 	src=$BATS_TEST_TMPDIR/src
 	mkdir -p "$src/fs" && echo one > "$src/fs/a.c"
 	for v in baseline patched; do
@@ -304,20 +305,20 @@ series_in_tree=no'
 		run "$R/harness/deps" 9.5 "$vs" "$BATS_TEST_TMPDIR/r/$v/deps.tsv"
 		[ "$status" -eq 0 ]
 	done
-	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch " ]
-	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/patched/deps.tsv" | tr '\n' ' ')" = "match match nomatch match " ]
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch nomatch " ]
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/patched/deps.tsv" | tr '\n' ' ')" = "match match nomatch match match " ]
 	grep -q '^m1	nomatch	fs/b.c:never$' "$BATS_TEST_TMPDIR/r/patched/deps.tsv"
 	# the report: statuses, the false claim flagged, missing makes UNSAFE
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
 	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$BATS_TEST_TMPDIR/r/env"
 	run "$R/harness/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
-	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried" ]
-	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false" ]
+	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried carried" ]
+	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false true" ]
 	[ "$(jq -r .verdict "$j")" = UNSAFE ]
 	[ "$(jq -r '.comparison.missing_deps[0].commit' "$j")" = m1 ]
 	grep -q '^\*\*Missing dependencies\*\* (UNSAFE): `m1` not there' "$BATS_TEST_TMPDIR/r/summary.md"
-	grep -q '^Dependencies: 2 carried, 1 missing, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^Dependencies: 3 carried, 1 missing, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
 	grep -q '| x1 | wrong claim | \*\*carried\*\* (deps.tsv says present) |' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
