@@ -68,7 +68,8 @@ TREES=${SG_TREES:-$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/shared/trees}
 		== ([.variants.patched.tests[] | .suite + "/" + .name] | sort)' "$j"
 	# the series does what it claims: seed cases the baseline fails, patched passes
 	for c in cfr_len_huge.xfs cfr_overflow_in.ext4 cfr_same_overlap.tmpfs cfr_immutable_dst.xfs \
-		cfr_swap_src.ext4 cfr_rlimit_efbig.xfs clone_rlimit_efbig.xfs dedupe_unsupported.ext4; do
+		cfr_swap_src.ext4 cfr_rlimit_efbig.xfs clone_rlimit_efbig.xfs dedupe_unsupported.ext4 \
+		dedupe_subblock_mid.xfs dio_eof_zero.xfs; do
 		jq -e --arg c "$c" '[.comparison.fixes[] | select(.name == $c)] | length == 1' "$j" ||
 			{ echo "not a fix: $c"; false; }
 	done
