@@ -226,17 +226,23 @@ static void tick(const char *path)
 		usleep(30000);
 }
 
+/* FIEMAP of fd's [off, off+len) into fm, which has room for n extents: 0 ok, -1 error. */
+static int fiemap(int fd, long long off, long long len, struct sg_fiemap *fm, unsigned n)
+{
+	memset(fm, 0, sizeof(*fm) + n * sizeof(struct sg_extent));
+	fm->start = off;
+	fm->length = len;
+	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
+	fm->count = n;
+	return ioctl(fd, SG_FIEMAP, fm) ? -1 : 0;
+}
+
 /* Are all extents of fd in [off, off+len) shared (want=1) / none shared (want=0)? */
 static int extents_are(int fd, long long off, long long len, int want)
 {
 	char buf[sizeof(struct sg_fiemap) + 64 * sizeof(struct sg_extent)];
 	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
-	memset(buf, 0, sizeof(buf));
-	fm->start = off;
-	fm->length = len;
-	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
-	fm->count = 64;
-	if (ioctl(fd, SG_FIEMAP, fm) || fm->mapped == 0)
+	if (fiemap(fd, off, len, fm, 64) || fm->mapped == 0)
 		return 0;
 	for (unsigned i = 0; i < fm->mapped; i++)
 		if (!!(fm->ext[i].flags & SG_EXT_SHARED) != want)
@@ -585,12 +591,7 @@ static int ext_at(int fd, long long off, unsigned long long *phys, unsigned *fla
 {
 	char buf[sizeof(struct sg_fiemap) + 4 * sizeof(struct sg_extent)];
 	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
-	memset(buf, 0, sizeof(buf));
-	fm->start = off;
-	fm->length = B;
-	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
-	fm->count = 4;
-	if (ioctl(fd, SG_FIEMAP, fm))
+	if (fiemap(fd, off, B, fm, 4))
 		return -1;
 	for (unsigned i = 0; i < fm->mapped; i++)
 		if ((long long)fm->ext[i].logical <= off &&
