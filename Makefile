@@ -3,6 +3,7 @@
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
 #   make check                      the harness's own tests (TAP, then a totals line)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
+#   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
 #   make branches                   list the known branches
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 
@@ -10,10 +11,10 @@ SHELL := /bin/sh
 PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats
 
-.PHONY: setup validate check bench-soak branches suites clean help
+.PHONY: setup validate prefixes check bench-soak branches suites clean help
 
 help:
-	@sed -n '2,7s/^# \{0,1\}//p' Makefile
+	@sed -n '2,8s/^# \{0,1\}//p' Makefile
 
 setup:
 	apt-get update -q
@@ -21,6 +22,9 @@ setup:
 
 validate:
 	@harness/validate "$(branch)"
+
+prefixes:
+	@harness/prefixes "$(branch)"
 
 branches:
 	@SG_ROOT=$(CURDIR); . harness/lib.sh && sg_branches

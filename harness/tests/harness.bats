@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series build image boot scan report validate; do
+	for s in tree config series deps build image boot scan report validate prefixes; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]

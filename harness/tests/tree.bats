@@ -23,17 +23,22 @@ fake_tree() {
 	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 48\n' > "$1/Makefile"
 	cat >> "$1/Makefile" <<'MK'
 bzImage: $(O)/arch/x86/boot/bzImage
+tinyconfig olddefconfig:
+	@touch $(O)/.config
 $(O)/obj/%.o: %.c inc.h
 	@mkdir -p $(dir $@); echo "  CC      $@"; cat $^ > $@
 $(O)/arch/x86/boot/bzImage: $(O)/obj/a.o $(O)/obj/b.o
 	@mkdir -p $(dir $@); cat $^ > $@
 MK
 	touch "$1/Kconfig"
+	mkdir -p "$1/scripts/kconfig"
+	printf '#!/bin/sh\n' > "$1/scripts/kconfig/merge_config.sh"
+	chmod +x "$1/scripts/kconfig/merge_config.sh"
 	echo x > "$1/notes.txt"
 	echo "$2" > "$1/a.c"
 	echo "$3" > "$1/b.c"
 	echo "header-1" > "$1/inc.h"
-	touch -d '2019-06-04 12:00' "$1"/*
+	touch -d '2019-06-04 12:00' "$1"/*.c "$1"/*.h "$1/Makefile" "$1/notes.txt"
 }
 
 # build_variant KSRC: series (patched, no patches) then build, as validate does.
@@ -129,4 +134,30 @@ build_variant() {
 	run build_variant "$k"
 	[[ "$output" == *"has objects but no record of their sources; starting clean"* ]]
 	[[ "$output" != *stale* ]] && [[ "$output" == *a1* ]]
+}
+
+@test "prefixes: each prefix of the series is applied exactly and built; an offset or a build error is named" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/9.6/0002-y.patch"
+	printf '0001-x.patch\n0002-y.patch\n' > "$R/backports/9.6/series"
+	KSRC=$k run "$H/prefixes" 9.6
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"prefix 1/2 0001-x.patch: exact, built in "*"s, 0 warnings in its files"* ]]
+	[[ "$output" == *"prefix 2/2 0002-y.patch: exact, built in "* ]]
+	[[ "$output" == *"all 2 prefixes of the 9.6 series apply exactly and build"* ]]
+	[ "$(tail -n 2 "$STABLEGATE_CACHE/build/9.6-baseline/arch/x86/boot/bzImage" | head -n 1)" = b2 ]
+	# the next validate's series stage does not mistake the copy for the baseline
+	run "$H/series" 9.6 baseline "$k"
+	[[ "$output" != *reusing* ]]
+	# a patch that applies only at an offset
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -3 +3 @@\n-b1\n+b2\n' > "$R/backports/9.6/0002-y.patch"
+	KSRC=$k run "$H/prefixes" 9.6
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"prefix 2/2 0002-y.patch: inexact (Hunk #1 succeeded at 1 "* ]]
+	# a patch that breaks the build
+	printf -- '--- a/Makefile\n+++ b/Makefile\n@@ -3,2 +3,3 @@\n SUBLEVEL = 48\n+$(error broken by 0002)\n bzImage: $(O)/arch/x86/boot/bzImage\n' > "$R/backports/9.6/0002-y.patch"
+	KSRC=$k run "$H/prefixes" 9.6
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"prefix 2/2 0002-y.patch: exact, build error: "*"broken by 0002"* ]] || { echo "$output"; false; }
 }
