@@ -87,6 +87,12 @@ sg_manifest() {
 		-type f -printf '%P\t%i\t%s\t%T@\n' | LC_ALL=C sort
 }
 
+# sg_deps_rows DEPS.TSV: its data rows (header, comments and blank lines
+# dropped), in the order harness/deps answers them.
+sg_deps_rows() {
+	tail -n +2 "$1" | grep -v '^#' | grep . || true
+}
+
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).
 sg_setenv() {
 	touch "$1"
