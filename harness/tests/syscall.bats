@@ -128,3 +128,30 @@ need_host_fs() {
 	[[ "$output" == *"ok 1 cfr_dst_rdonly.tmpfs"* ]]
 	[[ "$output" == *"ok 2 cfr_dst_append.tmpfs"* ]]
 }
+
+# One hung or crashing case costs one result (issue 11): each case runs in
+# its own child under a time limit; --inject makes the first case hang in
+# its call, or die of SIGSEGV there, for real.
+@test "fault: a hung case is killed at --timeout, named, and the next case runs" {
+	need_host_fs
+	SECONDS=0
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_whole*' --inject hang --timeout 2
+	echo "$output"
+	[ "$SECONDS" -lt 10 ]
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # timeout: no result after 2 s, in the call; killed"* ]]
+	[[ "$output" == *"ok 2 cfr_whole_libc.tmpfs"* ]]
+	[[ "$output" == *"# Totals: pass:1 fail:1 "* ]]
+	[ -z "$(ls -A "$T_TMPFS")" ]	# the killed case's files are gone too
+	[ -z "$(pgrep -f -- '--inject hang')" ]
+}
+
+@test "fault: a crashing case is reported with its signal, and the next case runs" {
+	need_host_fs
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_whole*' --inject crash
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # signal 11 (Segmentation fault) in the call"* ]]
+	[[ "$output" == *"ok 2 cfr_whole_libc.tmpfs"* ]]
+	[ -z "$(ls -A "$T_TMPFS")" ]
+}

@@ -117,13 +117,17 @@ struct ctx {
 	char why[768];
 	int nimm, nswap, remounted; char imm[2][PATH_MAX], swp[2][PATH_MAX];
 	unsigned long mflags; long long t0;
+	const char *doing;		/* what the case is doing: named on a timeout or crash */
 };
 
 static struct fsent fss[8];
-static int nfs, ncross, guest, seq;
+static int nfs, ncross, guest, seq, case_timeout = 30;
+static const char *inject;		/* --inject hang|crash: self-test of the isolation */
+static char gone[8][256];		/* per fs: why it can run no more cases, once known */
 static struct { int s, d; } crosses[8];
 static const char *only;
 static struct res *shared_res;
+static struct ctx *cx;			/* MAP_SHARED: the parent cleans up after a killed case */
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -201,6 +205,13 @@ out:
 	if (fd >= 0)
 		close(fd);
 	return p;
+}
+
+static double mono(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static long long ts_ns(struct timespec t) { return t.tv_sec * 1000000000LL + t.tv_nsec; }
@@ -839,7 +850,10 @@ static int mkcasedir(char *out, const struct fsent *f, const char *id)
 	return 0;
 }
 
-static void cleanup(struct ctx *c)
+/* Undo what a case left behind. by_parent: the case's child was killed, so
+ * its descriptors and heap are gone with it; only the filesystem state
+ * (swap, immutable flags, mount flags, the case directories) is undone. */
+static void cleanup(struct ctx *c, int by_parent)
 {
 	for (int i = 0; i < c->nswap; i++)
 		if (swapoff(c->swp[i]))
@@ -856,6 +870,8 @@ static void cleanup(struct ctx *c)
 	}
 	if (c->remounted && mount(NULL, c->fi->dir, NULL, MS_REMOUNT | MS_BIND | c->mflags, NULL))
 		printf("# warning: restoring mount flags of %s: %s\n", c->fi->dir, ename(errno));
+	if (by_parent)
+		goto dirs;
 	if (c->tc->ikind != K_CLOSED && c->fin >= 0)
 		close(c->fin);
 	if (c->fout >= 0)
@@ -866,6 +882,7 @@ static void cleanup(struct ctx *c)
 		close(c->fds[i]);
 	free(c->iimg);
 	free(c->oimg);
+dirs:
 	if (c->din[0])
 		nftw(c->din, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 	if (c->dout[0] && strcmp(c->din, c->dout))
@@ -948,50 +965,155 @@ static int check_result(struct ctx *c)
 	return !(t->fl & F_NOIMG) && c->oimg && c->iimg ? check_images(c, n) : 0;
 }
 
-static int run_case(const struct tcase *t, const struct fsent *fi, const struct fsent *fo, char *why)
+static int run_case(const struct tcase *t, const struct fsent *fi, const struct fsent *fo)
 {
-	static struct ctx c;
+	struct ctx *c = cx;
 	int rc;
 
-	memset(&c, 0, sizeof(c));
-	c.tc = t; c.fi = fi; c.fo = fo; c.r = shared_res;
-	c.fin = c.fout = c.extra[0] = c.extra[1] = -1;
-	c.pos_in = t->pin; c.pos_out = t->pout; c.len = t->len;
+	memset(c, 0, sizeof(*c));
+	c->tc = t; c->fi = fi; c->fo = fo; c->r = shared_res;
+	c->fin = c->fout = c->extra[0] = c->extra[1] = -1;
+	c->pos_in = t->pin; c->pos_out = t->pout; c->len = t->len;
+	c->doing = "setting up its files";
+	if (mkcasedir(c->din, fi, t->id) || (fo != fi && mkcasedir(c->dout, fo, t->id))) {
+		rc = SKIP(c, "mkdir in %s: %s", fi->dir, ename(errno));
+		goto out;
+	}
+	if (fo == fi)
+		strcpy(c->dout, c->din);
+	c->fin = open_kind(c, t->ikind, 1, c->din, c->pin, t->isz, t->isz, t->iflag, 0);
+	if (c->fin < 0) {
+		rc = SKIP(c, "setup source (kind %d): %s", t->ikind, ename(errno));
+		goto out;
+	}
+	if (t->okind == K_SAME)
+		strcpy(c->pout, c->pin);
+	c->fout = open_kind(c, t->okind, 0, c->dout, c->pout, t->osz, t->osame, t->oflag, t->omode);
+	if (c->fout < 0) {
+		rc = SKIP(c, "setup dest (kind %d): %s", t->okind, ename(errno));
+		goto out;
+	}
+	c->doing = "preparing (prep)";
+	if (t->prep && (rc = t->prep(c)))
+		goto out;
+	if (t->ikind == K_REG)
+		c->iimg = slurp(c->pin, &c->iimgsz), stat(c->pin, &c->sti);
+	if (t->okind == K_REG || t->okind == K_SAME)
+		c->oimg = slurp(c->pout, &c->oimgsz), stat(c->pout, &c->sto);
+	c->doing = "in the call";
+	if (inject && !strcmp(inject, "hang"))
+		for (;;)
+			pause();
+	if (inject)
+		raise(SIGSEGV);
+	if ((rc = run_call(c)))
+		goto out;
+	c->doing = "checking the result";
+	rc = check_result(c);
+out:
+	c->doing = "cleaning up";
+	cleanup(c, 0);
+	return rc;
+}
+
+/* Each case runs in its own child and process group, as kselftest_harness.h
+ * runs each test: a case that crashes or hangs costs that case, reported as
+ * "timeout" or "signal N" with what it was doing, and the next case runs.
+ * A child stuck in the kernel cannot be reaped even by SIGKILL; its
+ * filesystem is then marked stuck, and later cases on it are skipped naming
+ * the case that stuck it, instead of each waiting out its own timeout. */
+/* fs_gone I ID: 0 while fss[I] can still run cases; 1 when it has just been
+ * found read-only or shut down (mkdir fails) before case ID, -1 when that
+ * (or a stuck case) was found before. gone[I] says which. */
+static int fs_gone(int i, const char *id)
+{
+	struct statvfs sv;
+	char p[1100];
+	if (gone[i][0])
+		return -1;
+	snprintf(p, sizeof(p), "%s/.sg-probe", fss[i].dir);
+	if (statvfs(fss[i].dir, &sv) == 0 && (sv.f_flag & ST_RDONLY))
+		snprintf(gone[i], sizeof(gone[i]), "%s went read-only before %s", fss[i].name, id);
+	else if (mkdir(p, 0700) && errno != EEXIST)
+		snprintf(gone[i], sizeof(gone[i]), "%s: mkdir fails (%s) since before %s (shut down?)",
+			 fss[i].name, ename(errno), id);
+	else
+		return rmdir(p), 0;
+	return 1;
+}
+
+/* Each case runs in its own child and process group, as kselftest_harness.h
+ * runs each test: a case that crashes or hangs costs that case, reported as
+ * "timeout" or "signal N" with what it was doing, and the next case runs.
+ * A child stuck in the kernel cannot be reaped even by SIGKILL; its
+ * filesystem is then marked gone, like one that shut down, and later cases
+ * on it are skipped naming the case that stuck it, instead of each waiting
+ * out its own timeout. */
+static int run_isolated(const struct tcase *t, const struct fsent *fi, const struct fsent *fo, char *why)
+{
+	sigset_t chld;
+	pid_t pid;
+	int st = 0, reaped = 0;
+	struct timespec ts = { 0, 200000000 };
+	double end;
+
+	for (int i = 0; i < nfs; i++)
+		if (&fss[i] == fi || &fss[i] == fo) {
+			int g = fs_gone(i, t->id);
+			if (g) {
+				snprintf(why, 768, "%s", gone[i]);
+				return g;
+			}
+		}
 	if ((t->fl & F_GUEST) && !guest) {
 		snprintf(why, 768, "needs --guest (root-only kernel state)");
 		return -1;
 	}
-	if (mkcasedir(c.din, fi, t->id) || (fo != fi && mkcasedir(c.dout, fo, t->id))) {
-		rc = SKIP(&c, "mkdir in %s: %s", fi->dir, ename(errno));
-		goto out;
+	memset(cx, 0, sizeof(*cx));
+	fflush(stdout);
+	if ((pid = fork()) < 0) {
+		snprintf(why, 768, "fork: %s", ename(errno));
+		return -1;
 	}
-	if (fo == fi)
-		strcpy(c.dout, c.din);
-	c.fin = open_kind(&c, t->ikind, 1, c.din, c.pin, t->isz, t->isz, t->iflag, 0);
-	if (c.fin < 0) {
-		rc = SKIP(&c, "setup source (kind %d): %s", t->ikind, ename(errno));
-		goto out;
+	if (pid == 0) {
+		int rc;
+		setpgid(0, 0);
+		rc = run_case(t, fi, fo);
+		fflush(stdout);
+		_exit(rc == 0 ? 0 : rc < 0 ? 2 : 1);
 	}
-	if (t->okind == K_SAME)
-		strcpy(c.pout, c.pin);
-	c.fout = open_kind(&c, t->okind, 0, c.dout, c.pout, t->osz, t->osame, t->oflag, t->omode);
-	if (c.fout < 0) {
-		rc = SKIP(&c, "setup dest (kind %d): %s", t->okind, ename(errno));
-		goto out;
+	setpgid(pid, pid);
+	inject = NULL;			/* only the first case run */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	end = mono() + case_timeout;
+	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end)
+		sigtimedwait(&chld, NULL, &ts);
+	if (reaped && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+		snprintf(why, 768, "%s", cx->why);
+		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
-	if (t->prep && (rc = t->prep(&c)))
-		goto out;
-	if (t->ikind == K_REG)
-		c.iimg = slurp(c.pin, &c.iimgsz), stat(c.pin, &c.sti);
-	if (t->okind == K_REG || t->okind == K_SAME)
-		c.oimg = slurp(c.pout, &c.oimgsz), stat(c.pout, &c.sto);
-	if ((rc = run_call(&c)))
-		goto out;
-	rc = check_result(&c);
-out:
-	cleanup(&c);
-	snprintf(why, 768, "%s", c.why);
-	return rc;
+	if (!reaped) {
+		kill(-pid, SIGKILL);
+		for (end = mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end;)
+			sigtimedwait(&chld, NULL, &ts);
+		snprintf(why, 768, "timeout: no result after %d s, %s%s", case_timeout,
+			 cx->doing ? cx->doing : "starting",
+			 reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
+	} else if (WIFSIGNALED(st)) {
+		snprintf(why, 768, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
+			 cx->doing ? cx->doing : "starting");
+	} else {
+		snprintf(why, 768, "case child exited %d", WEXITSTATUS(st));
+	}
+	if (reaped)
+		cleanup(cx, 1);
+	else
+		for (int i = 0; i < nfs; i++)
+			if (&fss[i] == fi || &fss[i] == fo)
+				snprintf(gone[i], sizeof(gone[i]), "%s: a process of %s is stuck in the kernel",
+					 fss[i].name, t->id);
+	return 1;
 }
 
 /* ----------------------------------------------------------------- table */
@@ -1207,7 +1329,7 @@ static void fsmask_str(const struct tcase *t, char *buf, size_t n)
 static int usage(const char *m)
 {
 	fprintf(stderr, "sg-syscall: %s\nusage: sg-syscall --fs NAME:DIR [--fs NAME:DIR ...] "
-		"[--cross SRC:DST ...] [--guest] [--only GLOB] | --list\n", m);
+		"[--cross SRC:DST ...] [--guest] [--only GLOB] [--timeout SEC]\n\t\t[--inject hang|crash (self-test: the first case hangs or crashes)] | --list\n", m);
 	return 2;
 }
 
@@ -1242,6 +1364,12 @@ int main(int argc, char **argv)
 			return 0;
 		} else if (!strcmp(a, "--guest")) {
 			guest = 1;
+		} else if (!strcmp(a, "--timeout") && v) {
+			case_timeout = atoi(v), i++;
+			if (case_timeout <= 0)
+				return usage("--timeout wants seconds > 0");
+		} else if (!strcmp(a, "--inject") && v && (!strcmp(v, "hang") || !strcmp(v, "crash"))) {
+			inject = v, i++;
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
 		} else if (!strcmp(a, "--fs") && v) {
@@ -1306,11 +1434,18 @@ int main(int argc, char **argv)
 		       (unsigned long)sf.f_type, (long)sf.f_bsize);
 	}
 	shared_res = mmap(NULL, sizeof(struct res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (shared_res == MAP_FAILED) {
+	cx = mmap(NULL, sizeof(struct ctx), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared_res == MAP_FAILED || cx == MAP_FAILED) {
 		printf("Bail out! mmap: %s\n", strerror(errno));
 		return 2;
 	}
 	umask(0);
+	{	/* SIGCHLD stays pending for run_isolated's sigtimedwait */
+		sigset_t chld;
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+	}
 
 	/* Two passes over the same (case, target) enumeration: count, then run. */
 	for (int pass_no = 0; pass_no < 2; pass_no++) {
@@ -1341,7 +1476,7 @@ int main(int argc, char **argv)
 					plan++;
 					continue;
 				}
-				rc = run_case(t, fi, fo, why);
+				rc = run_isolated(t, fi, fo, why);
 				n++;
 				if (rc == 0)
 					pass++, printf("ok %d %s\n", n, name);
