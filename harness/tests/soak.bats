@@ -139,3 +139,14 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	[ "$status" -eq 1 ]
 	[ "$(result_line "$output")" = "$want" ]
 }
+
+@test "fault: a hung op is named (number, type, offsets) and ends that fs's run; the next fs runs; --replay logs kept" {
+	SECONDS=0
+	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 300 --seed 5 --inject-hang 100 --hang 2 --log "$BATS_TEST_TMPDIR/log"
+	[ "$status" -eq 1 ]
+	[ "$SECONDS" -lt 20 ]
+	[[ "$output" =~ "not ok 1 soak.a # hung: no progress for 2 s in op=100 "[a-z_]+" f="[0-9]+" off=0x" ]]
+	[[ "$output" =~ "not ok 2 soak.b # hung: no progress for 2 s in op=100 " ]]
+	grep -q '^op=100 ' "$BATS_TEST_TMPDIR/log.a" && grep -q '^op=100 ' "$BATS_TEST_TMPDIR/log.b"
+	[ -z "$(pgrep -f -- '--inject-hang 100')" ]
+}

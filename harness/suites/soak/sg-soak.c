@@ -162,7 +162,8 @@ static const struct optype optab[NOPS];
 /* ---- options and per-configuration values ---- */
 static struct {
 	u64 seed, ops, max_size, verify_every, full_every;
-	double duration, progress;
+	double duration, progress, hang;
+	u64 inject_hang;
 	unsigned align, block, workers, nfiles, log_ops;
 	int dio_align, seed_set, reread, inject, keep;
 	const char *log, *record, *replay;
@@ -899,6 +900,8 @@ static int run_op(struct worker *w, struct op *o)
 
 	*slot = *o;             /* logged before it runs: a crash still leaves a trace */
 	w->cur = o;
+	while (opt.inject_hang && o->n == opt.inject_hang)
+		pause();        /* self-test of the hang watchdog */
 	w->what = t->name;
 	memset(&w->t, 0, sizeof w->t);
 	e = (t->flags & G_NOLEN) || o->len ? t->exec(w, t, o) : NOOP;
@@ -1153,9 +1156,32 @@ static void write_oplog(const struct wshared *s, unsigned widx)
 	    f ? path : "<file holding the '# oplog: ' lines, or this console log>");
 }
 
+/* After a hang: SIGKILL every worker still running, reap what ends within
+ * 5 s. A worker stuck in the kernel is not reaped: it is left (st -1) and
+ * the run goes on to the next configuration. Returns 0, the workers alive. */
+static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
+{
+	unsigned left = 0;
+	for (unsigned i = 0; i < W; i++)
+		if (st[i] == -1)
+			kill(pid[i], SIGKILL);
+	for (double end = now() + 5; now() < end; usleep(100000)) {
+		left = 0;
+		for (unsigned i = 0; i < W; i++)
+			if (st[i] == -1 && waitpid(pid[i], &st[i], WNOHANG) <= 0)
+				st[i] = -1, left++;
+		if (!left)
+			break;
+	}
+	if (left)
+		say("# hang: %u worker(s) of %s not reaped after SIGKILL (stuck in the kernel), left behind\n",
+		    left, cfg.name);
+	return 0;
+}
+
 static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_t nrec, unsigned rworker)
 {
-	unsigned W = opt.workers, alive = 0, bad = ~0u;
+	unsigned W = opt.workers, alive = 0, bad = ~0u, hung = ~0u;
 	pid_t pid[64];
 	int st[64];
 	struct statvfs sv;
@@ -1217,6 +1243,10 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 		st[i] = -1;
 		alive++;
 	}
+	u64 seen[64] = { 0 };
+	double moved[64];
+	for (unsigned i = 0; i < W; i++)
+		moved[i] = t0;
 	while (alive) {
 		usleep(delay * 1e6);
 		delay = delay < 0.1 ? delay * 2 : 0.2;
@@ -1227,6 +1257,20 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 		for (unsigned i = 0; i < W; i++)
 			done += sh[i].ops;
 		double t = now();
+		for (unsigned i = 0; i < W && hung == ~0u; i++) {
+			if (st[i] != -1 || sh[i].ops != seen[i]) {
+				seen[i] = sh[i].ops, moved[i] = t;
+				continue;
+			}
+			if (t - moved[i] < opt.hang)
+				continue;
+			/* The op logged last is the one that does not return. */
+			hung = i;
+			fmt_op(b, sizeof b, &sh[i].ring[(sh[i].nring - 1) % opt.log_ops]);
+			sfmt(sh[i].summary, sizeof sh[i].summary, "hung: no progress for %.0f s in %s", t - moved[i], b);
+			say("# hang name=%s worker=%u %s\n", cfg.name, i, sh[i].summary);
+			alive = reap_or_abandon(pid, st, W);
+		}
 		if (alive && ((tot && done >= next) || t - last >= opt.progress)) {
 			say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
 			    (ull)done, (ull)tot, t - t0, done / (t - t0));
@@ -1252,14 +1296,18 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 	say("%s\n", b);
 
 	for (unsigned i = 0; i < W; i++) {
-		if (WIFEXITED(st[i]) && WEXITSTATUS(st[i]) == 0)
+		if (i != hung && WIFEXITED(st[i]) && WEXITSTATUS(st[i]) == 0)
 			continue;
-		if (WIFSIGNALED(st[i]))
+		if (i == hung)
+			;       /* the summary names the op */
+		else if (st[i] == -1)
+			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u not reaped after SIGKILL", i);
+		else if (WIFSIGNALED(st[i]))
 			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u killed by signal %d (%s) after %llu ops",
 				 i, WTERMSIG(st[i]), strsignal(WTERMSIG(st[i])), (ull)sh[i].ops);
 		else if (!sh[i].summary[0])
 			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u failed", i);
-		if (bad == ~0u)
+		if (bad == ~0u || i == hung)
 			bad = i;
 		if (W > 1)
 			say("# worker %u (seed derived from %llu): %s\n", i, (ull)opt.seed, sh[i].summary);
@@ -1303,6 +1351,9 @@ static const char usage_text[] =
 	"      --replay FILE      re-execute a recorded op log or a failure oplog\n"
 	"      --inject-corruption  SELF-TEST: flip one file byte behind the model's back\n"
 	"      --progress SEC     progress line interval (default 30; also every 10%)\n"
+	"      --hang SEC         a worker with no op done for SEC s is hung: its op is named,\n"
+	"                         the configuration ends failed, the next one runs (default 60)\n"
+	"      --inject-hang N    self-test only: op N never returns\n"
 	"      --keep             keep the test directory even on success\n"
 	"ops:";
 
@@ -1361,6 +1412,7 @@ static void parse(int argc, char **argv)
 		{ "full-every", 1, 0, 'F' }, { "reread", 0, 0, 'X' }, { "log", 1, 0, 'l' },
 		{ "log-ops", 1, 0, 'K' }, { "record", 1, 0, 'r' }, { "replay", 1, 0, 'R' },
 		{ "inject-corruption", 0, 0, 'I' }, { "progress", 1, 0, 'p' }, { "keep", 0, 0, 'k' },
+		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
 	char *colon;
@@ -1395,6 +1447,8 @@ static void parse(int argc, char **argv)
 		case 'R': opt.replay = optarg; break;
 		case 'I': opt.inject = 1; break;
 		case 'p': opt.progress = num(optarg, "progress interval"); break;
+		case 'H': opt.hang = num(optarg, "hang limit"); break;
+		case 'J': opt.inject_hang = num(optarg, "op number"); break;
 		case 'k': opt.keep = 1; break;
 		case 'h': usage(NULL); break;
 		default: usage("unknown option");
@@ -1420,8 +1474,8 @@ static void check_opts(void)
 		usage("--max-size must be within 64k..1g");
 	if (!opt.workers || opt.workers > 64 || !opt.nfiles || opt.nfiles > MAXFILES)
 		usage("--workers must be 1..64 and --nfiles 1..8");
-	if (!opt.verify_every || !opt.log_ops || opt.log_ops > MAXRING || !opt.progress)
-		usage("--verify-every, --log-ops (max 1000) and --progress must be positive");
+	if (!opt.verify_every || !opt.log_ops || opt.log_ops > MAXRING || !opt.progress || !opt.hang)
+		usage("--verify-every, --log-ops (max 1000), --progress and --hang must be positive");
 }
 
 static void defaults(void)
@@ -1501,6 +1555,7 @@ int main(int argc, char **argv)
 	opt.full_every = 1000;
 	opt.log_ops = 100;
 	opt.progress = 30;
+	opt.hang = 60;
 	defaults();
 	parse(argc, argv);
 	if (opt.replay) {
