@@ -40,7 +40,7 @@ sg_space() {
 
 sg_branches() { # list known branch names (data under backports/ and mainline/)
 	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
-		[ -f "$_c" ] && (. "$_c" && echo "$name")
+		[ -f "$_c" ] && sed -n 's/^name=//p' "$_c" | tail -n 1
 	done
 }
 
@@ -51,17 +51,43 @@ sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comm
 sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
 		[ -f "$_c" ] || continue
-		if [ "$(. "$_c" && echo "$name")" = "$1" ]; then dirname "$_c"; return 0; fi
+		if [ "$(sed -n 's/^name=//p' "$_c" | tail -n 1)" = "$1" ]; then dirname "$_c"; return 0; fi
 	done
 	return 1
 }
 
-# sg_load_branch NAME: source branch.conf into the environment (BRANCH_DIR, name,
-# tree, package, suite, archive, ...) or exit 2 with the list of branches.
+# sg_check_branch DIR: the branch's data is well formed, or exit 2 naming the
+# file and line: branch.conf holds only known KEY=VALUE lines (README.md,
+# "Adding a branch") and parses as shell; every series entry is a file.
+sg_check_branch() {
+	_f=$1/branch.conf
+	_bad=$(awk '
+		function bad(m) { print FILENAME ":" FNR ": " m; err = 1; exit }
+		/^[[:space:]]*(#|$)/ { next }
+		!/^[a-z_]+=/ { bad("not a KEY=VALUE line: " $0) }
+		{ k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2); gsub(/"/, "", v) }
+		k !~ /^(name|tree|package|version|apt_sources|keyring|series_in_tree|mkfs_xfs|mkfs_ext4)$/ { bad("unknown key \"" k "\"") }
+		k == "tree" && v !~ /^(apt|ksrc)$/ { bad("tree must be apt or ksrc, not \"" v "\"") }
+		k == "series_in_tree" && v !~ /^(yes|no)$/ { bad("series_in_tree must be yes or no, not \"" v "\"") }
+		{ seen[k] = 1 }
+		END { if (!err && !("name" in seen)) print FILENAME ": no name= line" }' "$_f")
+	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
+	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
+	[ -f "$1/series" ] || return 0
+	_bad=$(awk -v d="$1" '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") }
+		$0 != "" && system("test -f \"" d "/" $0 "\"") != 0 {
+			print FILENAME ":" FNR ": no such patch \"" $0 "\""; exit }' "$1/series")
+	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
+}
+
+# sg_load_branch NAME: check the branch's data and source its branch.conf into
+# the environment (BRANCH_DIR, name, tree, package, suite, archive, ...), or
+# exit 2 with the list of branches.
 sg_load_branch() {
 	[ -n "$1" ] || sg_die $SG_EXIT_USAGE "no branch given; known branches: $(sg_branches | tr '\n' ' ')"
 	BRANCH_DIR=$(sg_branch_dir "$1") ||
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
+	sg_check_branch "$BRANCH_DIR"
 	. "$BRANCH_DIR/branch.conf"
 	export BRANCH_DIR
 }
