@@ -6,7 +6,37 @@
 fake_repo() {
 	R=$BATS_TEST_TMPDIR/repo
 	mkdir -p "$R"
-	cp -r "$ROOT/harness" "$ROOT/backports" "$ROOT/mainline" "$R/"
+	cp -r "$ROOT/harness" "$ROOT/backports" "$ROOT/mainline" "$ROOT/Makefile" "$R/"
 	mkdir -p "$R/backports/$1"
 	printf '%s\n' "name=$1" "$2" > "$R/backports/$1/branch.conf"
+}
+
+# fake_tree DIR A B: a "kernel tree" of two sources and a header; its bzImage
+# is their concatenation, rebuilt the way kbuild decides, by mtime. A source
+# line "#error X" fails its compile the way gcc does; FAKE_SLOW=S in the
+# environment makes each compile take S seconds.
+fake_tree() {
+	mkdir -p "$1"
+	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 48\n' > "$1/Makefile"
+	cat >> "$1/Makefile" <<'MK'
+bzImage: $(O)/arch/x86/boot/bzImage
+tinyconfig olddefconfig:
+	@touch $(O)/.config
+$(O)/obj/%.o: %.c inc.h
+	@mkdir -p $(dir $@); echo "  CC      $@"
+	@[ -z "$(FAKE_SLOW)" ] || sleep $(FAKE_SLOW)
+	@if grep -q '^#error' $<; then echo "$<:1:2: error: $$(grep '^#error' $<)"; exit 1; fi
+	@cat $^ > $@
+$(O)/arch/x86/boot/bzImage: $(O)/obj/a.o $(O)/obj/b.o
+	@mkdir -p $(dir $@); cat $^ > $@
+MK
+	touch "$1/Kconfig"
+	mkdir -p "$1/scripts/kconfig"
+	printf '#!/bin/sh\n' > "$1/scripts/kconfig/merge_config.sh"
+	chmod +x "$1/scripts/kconfig/merge_config.sh"
+	echo x > "$1/notes.txt"
+	echo "$2" > "$1/a.c"
+	echo "$3" > "$1/b.c"
+	echo "header-1" > "$1/inc.h"
+	touch -d '2019-06-04 12:00' "$1"/*.c "$1"/*.h "$1/Makefile" "$1/notes.txt"
 }

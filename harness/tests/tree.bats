@@ -16,31 +16,6 @@ series_in_tree=no'
 	echo 0001-x.patch > "$R/backports/9.6/series"
 }
 
-# fake_tree DIR A B: a "kernel tree" of two sources and a header; its bzImage
-# is their concatenation, rebuilt the way kbuild decides, by mtime.
-fake_tree() {
-	mkdir -p "$1"
-	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 48\n' > "$1/Makefile"
-	cat >> "$1/Makefile" <<'MK'
-bzImage: $(O)/arch/x86/boot/bzImage
-tinyconfig olddefconfig:
-	@touch $(O)/.config
-$(O)/obj/%.o: %.c inc.h
-	@mkdir -p $(dir $@); echo "  CC      $@"; cat $^ > $@
-$(O)/arch/x86/boot/bzImage: $(O)/obj/a.o $(O)/obj/b.o
-	@mkdir -p $(dir $@); cat $^ > $@
-MK
-	touch "$1/Kconfig"
-	mkdir -p "$1/scripts/kconfig"
-	printf '#!/bin/sh\n' > "$1/scripts/kconfig/merge_config.sh"
-	chmod +x "$1/scripts/kconfig/merge_config.sh"
-	echo x > "$1/notes.txt"
-	echo "$2" > "$1/a.c"
-	echo "$3" > "$1/b.c"
-	echo "header-1" > "$1/inc.h"
-	touch -d '2019-06-04 12:00' "$1"/*.c "$1"/*.h "$1/Makefile" "$1/notes.txt"
-}
-
 # build_variant KSRC: series (patched, no patches) then build, as validate does.
 build_variant() {
 	VSRC=$("$H/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {

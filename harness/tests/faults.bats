@@ -1,0 +1,281 @@
+#!/usr/bin/env bats
+# Every failure mode the harness claims to handle, injected for real: each
+# test provokes one fault and checks that it ends in one named result, that
+# the run goes on where it can, and that the cache stays sound. Each prints
+# the result it got ("# result: ..."), so the TAP log is the list.
+#
+# The guest faults boot the 6.1 kernel e2e.bats built (its config has lkdtm,
+# harness/kconfig/detectors.config) and make it panic, oops, WARN and hang.
+# The host faults run validate and its stages on small fake kernel trees.
+
+load helpers
+
+setup_file() {
+	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	CACHE=${STABLEGATE_CACHE:-${HOME:-/root}/.cache/stablegate}
+	export KERNEL=${FAULTS_KERNEL:-$CACHE/build/6.1-patched/arch/x86/boot/bzImage}
+	export GUEST=$BATS_FILE_TMPDIR/guest
+	mkdir -p "$GUEST"
+	if [ -f "$KERNEL" ] && grep -q '^CONFIG_LKDTM=y' "$(dirname "$KERNEL")/../../../.config" 2>/dev/null; then
+		SUITES=smoke,syscall,soak "$ROOT/harness/image" initramfs "$GUEST/initramfs.cpio" 2>/dev/null
+	fi
+}
+
+setup() {
+	H=$ROOT/harness
+	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+}
+
+result() { echo "# result: $*" >&3; }
+
+need_kernel() {
+	[ -f "$GUEST/initramfs.cpio" ] || skip "no lkdtm-enabled 6.1 kernel at $KERNEL (e2e.bats builds it)"
+}
+
+# guest NAME APPEND...: boot the kernel once with fresh disks; logs in $G.
+guest() {
+	G=$BATS_TEST_TMPDIR/$1; shift
+	"$H/image" disks "$G/disks" 2>/dev/null
+	SECONDS=0
+	"$H/boot" "$KERNEL" "$GUEST/initramfs.cpio" "$G/disks" "$G" "$@" || true
+	BOOT_S=$SECONDS
+	"$H/scan" "$G" 2>/dev/null
+	# no QEMU of this boot outlives it
+	! pgrep -f -- "$G/disks" || return 1
+}
+kinds() { cut -f1 "$G/failures.tsv" | sort -u | paste -sd' ' -; }
+detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
+
+# ---- the guest: a kernel that panics, oopses, WARNs, hangs ----
+
+@test "fault: an init that never finishes is a boot hang naming the last lines; no QEMU left" {
+	need_kernel
+	# PID 1 is cat, waiting on the console for ever
+	BOOT_STALL=20 guest stall rdinit=/bin/cat
+	grep -q '^BOOT_STATUS=stall' "$G/boot.env"
+	[[ "$(detail boot-hang)" == *"last result: none; console: "*"Run /bin/cat as init process"* ]]
+	result "$(detail boot-hang | cut -c1-160) (${BOOT_S}s)"
+}
+
+@test "fault: an oops, then a panic: each named, the oops with its function; the guest died" {
+	need_kernel
+	guest panic sg.lkdtm=EXCEPTION,PANIC sg.suites=smoke
+	grep -q '^BOOT_STATUS=no-finish' "$G/boot.env"
+	[[ "$(detail bug)" == "BUG: kernel NULL pointer dereference"*"| RIP: lkdtm_EXCEPTION | trace: "* ]]
+	run grep -c '^oops	' "$G/failures.tsv"
+	[ "$output" = 0 ]	# its "Oops:" line is part of the same splat
+	# (a kernel tainted by an oops prints no stack trace when it panics)
+	[[ "$(detail panic)" == "Kernel panic - not syncing: dumptest" ]]
+	[[ "$(detail guest-died)" == *"never printed its done line; last result: none; console: lkdtm: Performing direct entry PANIC|"* ]]
+	result "$(kinds): $(detail bug | cut -c1-110); $(detail panic | cut -c1-110) (${BOOT_S}s)"
+}
+
+@test "fault: a WARN and a hung task are named with function names, and every suite still reports" {
+	need_kernel
+	# (after an oops the kernel stops reporting hung tasks - it is tainted
+	# D - so this boot has none; the 5 s limit reports it inside the suites)
+	guest splats sg.lkdtm=WARNING,HUNG_TASK sg.suites=smoke,syscall,soak sg.soak_ops=2000 \
+		sysctl.kernel.hung_task_timeout_secs=5
+	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
+	[[ "$(detail warn)" == "WARNING: "*"lkdtm"*"| RIP: lkdtm_WARNING | trace: direct_entry < "* ]]
+	[[ "$(detail hung-task)" == "INFO: task "*"blocked for more than 5 seconds."*"trace: "* ]]
+	# the suites after the faults: all three reported, cases and all
+	[ "$(awk -F'\t' '$1 == "syscall"' "$G/results.tsv" | wc -l)" -ge 80 ]
+	[ "$(awk -F'\t' '$1 == "smoke" && $3 == "pass"' "$G/results.tsv" | wc -l)" = 3 ]
+	grep -q '^xfs	' "$G/soak.tsv" && grep -q '^ext4	' "$G/soak.tsv"
+	result "$(kinds): $(detail warn | cut -c1-100); $(detail hung-task | cut -c1-100) (${BOOT_S}s)"
+}
+
+@test "fault: a hung syscall case and hung soak ops are timeouts naming what hung; the rest still runs" {
+	need_kernel
+	guest hangs sg.suites=syscall,soak sg.soak_ops=2000 \
+		"sg.syscall_args=--only,cfr_whole*,--inject,hang,--timeout,5" "sg.soak_args=--inject-hang,500,--hang,10"
+	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
+	grep -q '^syscall	cfr_whole.xfs	fail	timeout: no result after 5 s, in the call; killed' "$G/results.tsv"
+	grep -q '^syscall	cfr_whole.ext4	pass' "$G/results.tsv"
+	grep -q '^soak	soak.xfs	fail	hung: no progress for 1[0-9] s in op=500 ' "$G/results.tsv"
+	grep -q '^soak	soak.ext4	fail	hung: no progress for 1[0-9] s in op=500 ' "$G/results.tsv"
+	[ -s "$G/oplog-xfs.txt" ] && [ -s "$G/oplog-ext4.txt" ]	# replayable
+	[ "$(grep -c '^timeout	' "$G/failures.tsv")" = 3 ]
+	result "$(grep '^timeout' "$G/failures.tsv" | cut -f2 | cut -c1-90 | paste -sd'|' -) (${BOOT_S}s)"
+}
+
+@test "fault: a suite that stops printing is killed by the guest's watchdog; the next suite runs" {
+	need_kernel
+	guest suitestall sg.suites=soak,smoke sg.soak_ops=2000 sg.suite_stall=10 \
+		"sg.soak_args=--inject-hang,500,--hang,1000"
+	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
+	[[ "$(detail suite-error)" == "soak: timeout: no output for 1"*" s (last line: "* ]]
+	[ "$(awk -F'\t' '$1 == "smoke" && $3 == "pass"' "$G/results.tsv" | wc -l)" = 3 ]
+	result "$(detail suite-error | cut -c1-140) (${BOOT_S}s)"
+}
+
+@test "isolation: QEMU ran with no network device, fresh disks per boot" {
+	need_kernel
+	guest isolation sg.suites=smoke
+	grep -qx -- '-nic' "$G/qemu.cmd"
+	[ "$(grep -A1 -x -- '-nic' "$G/qemu.cmd" | tail -n 1)" = none ]
+	! grep -qE -- '^-(netdev|net)$|^-device$' "$G/qemu.cmd"
+	grep -q 'file=.*/isolation/disks/xfs.img' "$G/qemu.cmd"
+	result "qemu: $(grep -A1 -x -- '-nic' "$G/qemu.cmd" | paste -sd' ' -), $(grep -c -- '^-drive$' "$G/qemu.cmd") fresh drives"
+}
+
+# ---- the host: bad input, rejects, broken builds, signals, locks, full disks ----
+
+# fake_branch NAME: branch NAME (4.19-like: KSRC, series applied) in a copy of
+# the repo, with a fake kernel tree $K and a one-patch series.
+fake_branch() {
+	fake_repo "$1" 'tree=ksrc
+series_in_tree=no'
+	K=$BATS_TEST_TMPDIR/linux-$1
+	fake_tree "$K" a1 b1
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/$1/series"
+}
+# validate_bg LOG ARGS...: make validate in its own process group, as a
+# terminal's foreground job (a background job of a script ignores SIGINT:
+# perl puts it back to the default); sets VPID, the group's id.
+validate_bg() {
+	_log=$1; shift
+	setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
+		env "$@" make -C "$R" -s validate > "$_log" 2>&1 &
+	VPID=$!
+}
+wait_for() { # wait_for FILE REGEX [SECS]
+	for _i in $(seq "${3:-60}"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 1; done
+	cat "$1"; return 1
+}
+gone() { # gone PGID: every process of the group has exited (within 10 s)
+	for _i in $(seq 10); do pgrep -g "$1" >/dev/null || return 0; sleep 1; done
+	ps -o pid,stat,args -g "$1"; return 1
+}
+tree_sum() { (cd "$1" && find . -type f ! -name '.sg-*' ! -name .complete -exec sha256sum {} + | sort | sha256sum); }
+
+@test "bad input: branch.conf, series, apt package and version, KSRC: one line naming the file and line, exit 2" {
+	fake_repo 9.9 'tree=apt
+package=linux-source-0.0-nosuch
+apt_sources="debian:bookworm"'
+	run "$R/harness/tree" 9.9
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tree: error: $R/backports/9.9/branch.conf:3: package linux-source-0.0-nosuch not found in debian:bookworm" ]]
+	result "$output"
+	printf 'name=9.9\ntree=apt\npackage=linux-source-6.1\nversion=0.0.0-nosuch\napt_sources="debian:bookworm"\n' > "$R/backports/9.9/branch.conf"
+	run "$R/harness/tree" 9.9
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"branch.conf:4: package linux-source-6.1 version 0.0.0-nosuch not found in debian:bookworm" ]]
+	result "$output"
+	printf 'name=9.9\ntree=apt\npakage=linux-source-6.1\n' > "$R/backports/9.9/branch.conf"
+	run make -C "$R" -s branch=9.9 validate
+	[ "$status" -ne 0 ]
+	[ "$(echo "$output" | grep -c error)" = 1 ]
+	[[ "$output" == *"validate: error: $R/backports/9.9/branch.conf:3: unknown key \"pakage\""* ]]
+	result "$output"
+	printf 'name=9.9\ntree=ksrc\nmkfs_xfs="-m reflink=1\n' > "$R/backports/9.9/branch.conf"
+	run "$R/harness/validate" 9.9
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"branch.conf: does not parse: "*"Unterminated quoted string"* ]]
+	printf 'name=9.9\ntree=ksrc\n' > "$R/backports/9.9/branch.conf"
+	printf '# a comment\n0001-there.patch\n' > "$R/backports/9.9/series"
+	touch "$R/backports/9.9/0001-there.patch"
+	echo 0002-missing.patch >> "$R/backports/9.9/series"
+	run "$R/harness/validate" 9.9
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"validate: error: $R/backports/9.9/series:3: no such patch \"0002-missing.patch\"" ]]
+	result "$output"
+	mkdir -p "$BATS_TEST_TMPDIR/notatree"
+	KSRC=$BATS_TEST_TMPDIR/notatree run "$R/harness/validate" 4.19
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tree: error: KSRC="*"is not a kernel tree"* ]]
+	result "$(echo "$output" | grep error)"
+	[ ! -d "$R/reports/9.9" ] && [ ! -d "$R/reports/4.19" ]	# no INCONCLUSIVE run dirs
+}
+
+@test "apply reject: the patch, file and hunk are named; the cached pristine tree is untouched" {
+	fake_branch 9.5
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b2\n' > "$R/backports/9.5/0001-x.patch"
+	tar -czf "$BATS_TEST_TMPDIR/k.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.5
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/validate" 9.5
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.5/latest
+	grep -q 'series patched: stablegate: series: error: apply reject: 0001-x.patch does not apply to b.c (Hunk #1 FAILED at 1)' "$d/stage-errors.txt"
+	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
+	[ "$(tree_sum "$STABLEGATE_CACHE"/src/ksrc-*/)" = "$(tree_sum "$K")" ]
+	result "$(cat "$d/stage-errors.txt")"
+}
+
+@test "build error: the file and first error are named; the unbroken series then builds" {
+	fake_branch 9.5
+	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a1\n+#error broken by 0002\n' > "$R/backports/9.5/0002-y.patch"
+	echo 0002-y.patch >> "$R/backports/9.5/series"
+	KSRC=$K VARIANTS=patched run "$R/harness/validate" 9.5
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.5/latest
+	grep -q '^build patched: stablegate: build: error: build error: a.c:1:2: error: #error broken by 0002' "$d/stage-errors.txt"
+	result "$(cat "$d/stage-errors.txt")"
+	echo 0001-x.patch > "$R/backports/9.5/series"
+	KSRC=$K VARIANTS=patched run "$R/harness/validate" 9.5
+	d=$R/reports/9.5/latest
+	grep -q '^build	patched	[0-9]*	ok' "$d/stages.tsv"
+	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
+}
+
+@test "SIGINT and SIGTERM during extraction and build: no partial tree reused, no stale lock, no process left" {
+	fake_branch 9.5
+	tar -czf "$BATS_TEST_TMPDIR/k.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.5
+	# a slow extraction: tar unpacks, then takes 30 s more before the tree is moved into place
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\n/bin/tar "$@" || exit\ncase "$*" in *-x*) sleep 30;; esac\n' > "$BATS_TEST_TMPDIR/bin/tar"
+	chmod +x "$BATS_TEST_TMPDIR/bin/tar"
+	for sig in INT TERM; do
+		validate_bg "$BATS_TEST_TMPDIR/x.log" PATH="$BATS_TEST_TMPDIR/bin:$PATH" \
+			KSRC="$BATS_TEST_TMPDIR/k.tar.gz" VARIANTS=patched branch=9.5
+		wait_for "$BATS_TEST_TMPDIR/x.log" 'extracting k.tar.gz'
+		sleep 1
+		kill -$sig -- -$VPID
+		gone $VPID
+		# nothing that looks complete: no tree, no .part dir
+		[ "$(ls "$STABLEGATE_CACHE/src")" = "$(cd "$STABLEGATE_CACHE/src" && ls ksrc-*.lock)" ]
+		result "SIG$sig during extraction: only $(ls "$STABLEGATE_CACHE/src") left, no process"
+	done
+	# the next run extracts afresh (what was left is never taken for a tree)
+	# and takes the locks without waiting
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/validate" 9.5
+	[[ "$output" == *"extracting k.tar.gz"* ]]
+	[[ "$output" != *"waiting"* ]]
+	[ "$(tree_sum "$STABLEGATE_CACHE"/src/ksrc-*/)" = "$(tree_sum "$K")" ]
+	# a slow build (from scratch: the run above built it)
+	for sig in INT TERM; do
+		rm -rf "$STABLEGATE_CACHE/build/9.5-patched"
+		validate_bg "$BATS_TEST_TMPDIR/b.log" FAKE_SLOW=30 KSRC="$BATS_TEST_TMPDIR/k.tar.gz" VARIANTS=patched branch=9.5
+		sleep 1
+		wait_for "$R/reports/9.5/latest/patched/build.log" "  CC "
+		kill -$sig -- -$VPID
+		gone $VPID
+		result "SIG$sig during the build: no process left"
+	done
+	# the next run builds, without waiting on a lock
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/validate" 9.5
+	[[ "$output" != *"waiting"* ]]
+	grep -q '^build	patched	[0-9]*	ok' "$R/reports/9.5/latest/stages.tsv"
+	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
+}
+
+@test "a full cache disk: one line naming the stage, nothing half-written left looking complete" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a size-limited tmpfs as the cache"
+	fake_branch 9.5
+	# a tree with 2.1 GB of (compressible) data, for a 2010 MiB cache that
+	# passes the stage's 2000 MiB free-space check and fills up mid-extraction
+	truncate -s 2100M "$K/big.bin"
+	tar -czf "$BATS_TEST_TMPDIR/k.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.5
+	rm "$K/big.bin"
+	mkdir -p "$STABLEGATE_CACHE"
+	mount -t tmpfs -o size=2010m sg-cache-test "$STABLEGATE_CACHE"
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/tree" 9.5
+	found=$(ls -d "$STABLEGATE_CACHE"/src/ksrc-*/ "$STABLEGATE_CACHE"/src/*.part.* 2>/dev/null || true)
+	umount "$STABLEGATE_CACHE"
+	[ "$status" -eq 1 ]
+	[ "$(echo "$output" | grep -c 'error:')" = 1 ]
+	[[ "$output" == *"tree: error: cannot extract "*"Wrote only "*"; 0 MiB left in $STABLEGATE_CACHE/src" ]]
+	[ -z "$found" ]
+	result "$(echo "$output" | grep error:)"
+}
