@@ -115,7 +115,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 	guest isolation sg.suites=smoke
 	grep -qx -- '-nic' "$G/qemu.cmd"
 	[ "$(grep -A1 -x -- '-nic' "$G/qemu.cmd" | tail -n 1)" = none ]
-	! grep -qE -- '^-(netdev|net)$|^-device$' "$G/qemu.cmd"
+	! grep -qE -- '^-(netdev|net)$|^-device$' "$G/qemu.cmd" || false
 	grep -q 'file=.*/isolation/disks/xfs.img' "$G/qemu.cmd"
 	result "qemu: $(grep -A1 -x -- '-nic' "$G/qemu.cmd" | paste -sd' ' -), $(grep -c -- '^-drive$' "$G/qemu.cmd") fresh drives"
 }
@@ -258,6 +258,34 @@ apt_sources="debian:bookworm"'
 	[[ "$output" != *"waiting"* ]]
 	grep -q '^build	patched	[0-9]*	ok' "$R/reports/9.5/latest/stages.tsv"
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
+}
+
+@test "two validates at once: different branches both succeed; the same branch waits on its lock" {
+	need_kernel
+	fake_branch 9.5
+	K5=$K
+	fake_repo 9.4 'tree=ksrc
+series_in_tree=no'
+	cp "$R/backports/9.5/0001-x.patch" "$R/backports/9.5/series" "$R/backports/9.4/"
+	fake_tree "$BATS_TEST_TMPDIR/linux-9.4" a1 b1
+	common="FAKE_KERNEL=$KERNEL FAKE_SLOW=3 VARIANTS=patched SUITES=smoke"
+	validate_bg "$BATS_TEST_TMPDIR/a.log" $common KSRC="$K5" branch=9.5
+	a=$VPID
+	validate_bg "$BATS_TEST_TMPDIR/b.log" $common KSRC="$BATS_TEST_TMPDIR/linux-9.4" branch=9.4
+	b=$VPID
+	wait_for "$BATS_TEST_TMPDIR/a.log" '== build'
+	validate_bg "$BATS_TEST_TMPDIR/c.log" $common KSRC="$K5" branch=9.5
+	c=$VPID
+	for p in $a $b $c; do wait $p; done
+	cat "$BATS_TEST_TMPDIR"/[abc].log | grep -E 'verdict:|waiting'
+	grep -q 'another validate of 9.5 is running; waiting' "$BATS_TEST_TMPDIR/c.log"
+	! grep -q waiting "$BATS_TEST_TMPDIR/a.log" "$BATS_TEST_TMPDIR/b.log" || false
+	for l in a b c; do grep -q 'verdict: SAFE' "$BATS_TEST_TMPDIR/$l.log"; done
+	# two 9.5 runs, both complete; the second reused the first one's work copy and build
+	[ "$(ls "$R/reports/9.5" | grep -c T)" = 2 ]
+	grep -q 'reusing' "$R/reports/9.5/latest/patched/series.log"
+	[ "$(grep -c '^  CC ' "$R/reports/9.5/latest/patched/build.log")" = 0 ]
+	result "$(grep -h 'waiting' "$BATS_TEST_TMPDIR/c.log"); all three: $(grep -h 'verdict:' "$BATS_TEST_TMPDIR"/[abc].log | sed 's/.*verdict: \([A-Z]*\).*/\1/' | paste -sd' ' -)"
 }
 
 @test "a full cache disk: one line naming the stage, nothing half-written left looking complete" {

@@ -23,7 +23,7 @@ injected_op() { sed -n 's/^# inject-corruption: after op \([0-9]*\):.*/\1/p' <<<
 result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 
 @test "binary is static and usage errors exit 2" {
-	! readelf -l "$SOAK" | grep -q INTERP
+	! readelf -l "$SOAK" | grep -q INTERP || false
 	run "$SOAK"
 	[ "$status" -eq 2 ]
 	run "$SOAK" --fs tmpfs:"$TMPFS" --weights nosuch=1
@@ -78,7 +78,7 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	cmp "$TMPFS/rec1" "$TMPFS/rec2"
 	[ "$(grep -c '^op=' "$TMPFS/rec1")" -eq 20000 ]
 	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 20000 --seed 100 --record "$TMPFS/rec3"
-	! cmp -s "$TMPFS/rec1" "$TMPFS/rec3"
+	! cmp -s "$TMPFS/rec1" "$TMPFS/rec3" || false
 	# replaying a full record re-executes it exactly
 	run "$SOAK" --fs tmpfs:"$TMPFS" --replay "$TMPFS/rec1" --record "$TMPFS/rec4"
 	[ "$status" -eq 0 ]
@@ -105,7 +105,7 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 @test "no corruption is ever injected by default" {
 	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 3000 --seed 5
 	[ "$status" -eq 0 ]
-	! grep -qi inject <<<"$output"
+	! grep -qi inject <<<"$output" || false
 }
 
 @test "--replay of a saved failing log reproduces the same mismatch" {
@@ -117,12 +117,12 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	grep -q '^# kept ' <<<"$output"
 	[ "$(grep -c '^op=' "$TMPFS/fail.log")" -le 51 ]
 	# the ring tail does not start at op 1: the prefix is regenerated from the seed
-	! grep -q '^op=1 ' "$TMPFS/fail.log"
+	! grep -q '^op=1 ' "$TMPFS/fail.log" || false
 	run "$SOAK" --fs tmpfs:"$TMPFS" --replay "$TMPFS/fail.log"
 	echo "replay: $(result_line "$output")"
 	[ "$status" -eq 1 ]
 	[ "$(result_line "$output")" = "$want" ]
-	! grep -q 'replay: .*differs' <<<"$output"
+	! grep -q 'replay: .*differs' <<<"$output" || false
 
 	# the default oplog on stdout, inside a noisy console log, replays too
 	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 3000 --seed 31 --inject-corruption
