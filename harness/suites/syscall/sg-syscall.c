@@ -53,6 +53,7 @@ struct sg_fiemap { uint64_t start, length; uint32_t flags, mapped, count, reserv
 #define SG_GETFLAGS		_IOR('f', 1, long)
 #define SG_SETFLAGS		_IOW('f', 2, long)
 #define SG_FIEMAP		_IOWR('f', 11, struct sg_fiemap)
+#define SG_XFS_GOINGDOWN	_IOR('X', 125, uint32_t)	/* XFS_IOC_GOINGDOWN */
 #define SG_IMMUTABLE_FL		0x10
 #define SG_DEDUPE_SAME		0
 #define SG_DEDUPE_DIFFERS	1
@@ -122,7 +123,7 @@ struct ctx {
 
 static struct fsent fss[8];
 static int nfs, ncross, guest, seq, case_timeout = 30;
-static const char *inject;		/* --inject hang|crash: self-test of the isolation */
+static const char *inject;		/* --inject hang|crash|shutdown: self-test of the isolation */
 static char gone[8][256];		/* per fs: why it can run no more cases, once known */
 static struct { int s, d; } crosses[8];
 static const char *only;
@@ -1004,8 +1005,15 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 	if (inject && !strcmp(inject, "hang"))
 		for (;;)
 			pause();
-	if (inject)
+	if (inject && !strcmp(inject, "shutdown")) {	/* XFS only: the fs goes down */
+		uint32_t fl = 2;			/* XFS_FSOP_GOING_FLAGS_NOLOGFLUSH */
+		if (ioctl(c->fin, SG_XFS_GOINGDOWN, &fl)) {
+			rc = SKIP(c, "XFS_IOC_GOINGDOWN: %s", ename(errno));
+			goto out;
+		}
+	} else if (inject) {
 		raise(SIGSEGV);
+	}
 	if ((rc = run_call(c)))
 		goto out;
 	c->doing = "checking the result";
@@ -1329,7 +1337,7 @@ static void fsmask_str(const struct tcase *t, char *buf, size_t n)
 static int usage(const char *m)
 {
 	fprintf(stderr, "sg-syscall: %s\nusage: sg-syscall --fs NAME:DIR [--fs NAME:DIR ...] "
-		"[--cross SRC:DST ...] [--guest] [--only GLOB] [--timeout SEC]\n\t\t[--inject hang|crash (self-test: the first case hangs or crashes)] | --list\n", m);
+		"[--cross SRC:DST ...] [--guest] [--only GLOB] [--timeout SEC]\n\t\t[--inject hang|crash|shutdown (self-test: the first case hangs, crashes\n\t\tor shuts its XFS down)] | --list\n", m);
 	return 2;
 }
 
@@ -1368,7 +1376,8 @@ int main(int argc, char **argv)
 			case_timeout = atoi(v), i++;
 			if (case_timeout <= 0)
 				return usage("--timeout wants seconds > 0");
-		} else if (!strcmp(a, "--inject") && v && (!strcmp(v, "hang") || !strcmp(v, "crash"))) {
+		} else if (!strcmp(a, "--inject") && v && (!strcmp(v, "hang") || !strcmp(v, "crash") ||
+							   !strcmp(v, "shutdown"))) {
 			inject = v, i++;
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
