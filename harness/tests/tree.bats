@@ -136,3 +136,12 @@ build_variant() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"prefix 2/2 0002-y.patch: exact, build error: "*"broken by 0002"* ]] || { echo "$output"; false; }
 }
+
+@test "build: the objects compiled are counted even under 'make -s validate'" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null)
+	MAKEFLAGS=s MAKELEVEL=1 run "$H/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"built 2 objects"* ]]
+}
