@@ -58,7 +58,7 @@ sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 
 # sg_check_branch DIR: the branch's data is well formed, or exit 2 naming the
 # file and line: branch.conf holds only known KEY=VALUE lines (README.md,
-# "Adding a branch") and parses as shell; every series entry is a file.
+# "Branches are data") and parses as shell; every series entry is a file.
 sg_check_branch() {
 	_f=$1/branch.conf
 	_bad=$(awk '
