@@ -294,7 +294,10 @@ series_in_tree=no'
 @test "make branches lists every branch directory" {
 	run make -C "$ROOT" -s branches
 	[ "$status" -eq 0 ]
-	[ "$(echo "$output" | sort | tr '\n' ' ')" = "4.14 4.19 6.1 mainline " ]
+	want=$(cd "$ROOT" && for c in backports/*/branch.conf mainline/branch.conf; do
+		basename "$(dirname "$c")"; done | sort | tr '\n' ' ')
+	case "$want" in *"4.19 "*"6.1 "*mainline*) ;; *) false ;; esac
+	[ "$(echo "$output" | sort | tr '\n' ' ')" = "$want" ]
 }
 
 @test "isolation: no host-side script mounts, loop-attaches or loads anything" {
