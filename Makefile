@@ -8,6 +8,8 @@
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 
 SHELL := /bin/sh
+# The checkout, for harness/lib.sh when a recipe sources it.
+export SG_ROOT := $(CURDIR)
 PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats
 
@@ -27,7 +29,7 @@ prefixes:
 	@harness/prefixes "$(branch)"
 
 branches:
-	@SG_ROOT=$(CURDIR); . harness/lib.sh && sg_branches
+	@. harness/lib.sh && sg_branches
 
 suites:
 	@for d in harness/suites/*/; do $(MAKE) -s -C $$d || exit 1; done
