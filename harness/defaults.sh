@@ -4,6 +4,7 @@
 # the guest's init from the initramfs. A value set in the environment (or on
 # the make command line) wins; an empty one means "the default" as well.
 # POSIX sh, no commands: only assignments.
+# shellcheck shell=sh
 
 # -- the host (harness/tree, lib.sh) --
 : "${STABLEGATE_CACHE:=${HOME:-/root}/.cache/stablegate}"  # trees, builds, images, ccache

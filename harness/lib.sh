@@ -1,6 +1,7 @@
 # stablegate: shared shell helpers, sourced by every harness stage.
 # POSIX sh. Every stage starts with sg_stage, which names it (SG_STAGE) so
 # that each error line says which stage failed and why, in one line.
+# shellcheck shell=sh disable=SC2034 # (file-wide) the globals set here are for the stages that source it
 
 # SG_ROOT: the checkout the running stage belongs to (the stage's own, so a
 # copy of the repo runs on its own data); the caller's when lib.sh is sourced
@@ -82,7 +83,7 @@ sg_branches() { # list known branch names (data under backports/ and mainline/)
 }
 
 sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comma separated
-	(cd "$SG_ROOT/harness/suites" && ls */Makefile | sed 's|/Makefile||' | paste -sd, -)
+	for _mk in "$SG_ROOT"/harness/suites/*/Makefile; do basename "$(dirname "$_mk")"; done | paste -sd, -
 }
 
 sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
@@ -125,6 +126,9 @@ sg_load_branch() {
 	BRANCH_DIR=$(sg_branch_dir "$1") ||
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
 	sg_check_branch "$BRANCH_DIR"
+	# its keys (sg_check_branch knows them), none left from the environment
+	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4=
+	# shellcheck source=/dev/null
 	. "$BRANCH_DIR/branch.conf"
 	export BRANCH_DIR
 }

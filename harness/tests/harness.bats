@@ -43,7 +43,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 	bats_require_minimum_version 1.5.0
 	for c in "boot k i d:LOGDIR" "build src:OUT" "config src:OUT" "deps 6.1 src:OUT.tsv" \
 		"image disks:OUT" "series 6.1 baseline:SRC" "scan:LOGDIR"; do
-		run --separate-stderr $(echo "$H/${c%%:*}")
+		run --separate-stderr $H/${c%%:*}
 		echo "${c%%:*}: exit $status: $stderr"
 		[ "$status" -eq 2 ]
 		[[ "$stderr" == "stablegate: "*": error: missing "*"${c#*:}"* ]]
