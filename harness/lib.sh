@@ -9,6 +9,8 @@
 if [ -f "$(dirname "$0")/lib.sh" ]; then SG_ROOT=$(cd "$(dirname "$0")/.." && pwd); fi
 : "${SG_ROOT:?SG_ROOT is not set (the stablegate checkout)}"
 . "$SG_ROOT/harness/defaults.sh"
+# The awk and jq programs of the stages, one file each.
+SG_PROGRAMS=$SG_ROOT/harness/programs
 export SG_ROOT STABLEGATE_CACHE
 
 # Exit statuses shared by all stages and the validate driver.
@@ -99,16 +101,7 @@ sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 # "Branches are data") and parses as shell; every series entry is a file.
 sg_check_branch() {
 	_f=$1/branch.conf
-	_bad=$(awk '
-		function bad(m) { print FILENAME ":" FNR ": " m; err = 1; exit }
-		/^[[:space:]]*(#|$)/ { next }
-		!/^[a-z_]+=/ { bad("not a KEY=VALUE line: " $0) }
-		{ k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2); gsub(/"/, "", v) }
-		k !~ /^(name|tree|package|version|apt_sources|keyring|series_in_tree|mkfs_xfs|mkfs_ext4)$/ { bad("unknown key \"" k "\"") }
-		k == "tree" && v !~ /^(apt|ksrc)$/ { bad("tree must be apt or ksrc, not \"" v "\"") }
-		k == "series_in_tree" && v !~ /^(yes|no)$/ { bad("series_in_tree must be yes or no, not \"" v "\"") }
-		{ seen[k] = 1 }
-		END { if (!err && !("name" in seen)) print FILENAME ": no name= line" }' "$_f")
+	_bad=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$_f")
 	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
 	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
 	[ -f "$1/series" ] || return 0
