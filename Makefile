@@ -38,7 +38,7 @@ branches:
 	@. harness/lib.sh && sg_branches
 
 suites:
-	@for d in harness/suites/*/; do $(MAKE) -s -C $$d || exit 1; done
+	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} || exit 1; done
 
 lint:
 	@shellcheck $(SHELL_FILES)
@@ -50,4 +50,4 @@ bench-soak:
 	@harness/suites/soak/bench.sh
 
 clean:
-	@for d in harness/suites/*/; do $(MAKE) -s -C $$d clean; done
+	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} clean; done

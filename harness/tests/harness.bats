@@ -364,3 +364,45 @@ series_in_tree=no'
 		[ -d "$s" ] || grep -q "$s" "$BATS_TEST_FILENAME"
 	done
 }
+
+@test "suites: every Makefile builds through common.mk; CFLAGS=-g adds to the warnings and -static" {
+	n=0
+	for m in "$H"/suites/*/Makefile; do
+		n=$((n + 1))
+		grep -qx 'include ../common.mk' "$m"
+		for how in env arg; do
+			if [ $how = env ]; then out=$(CFLAGS=-g LDFLAGS=-s make -s -n -B -C "$(dirname "$m")")
+			else out=$(make -s -n -B -C "$(dirname "$m")" CFLAGS=-g LDFLAGS=-s); fi
+			echo "$m ($how): $out"
+			for f in -O2 -Wall -Wextra -Werror -static -g -s; do [[ " $out " == *" $f "* ]]; done
+		done
+	done
+	[ "$n" -ge 3 ]
+}
+
+@test "suites lib: KTAP totals, and a run that printed fewer results than its plan fails" {
+	cat > "$BATS_TEST_TMPDIR/t.c" <<'C'
+#include "sg.h"
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	(void)argc;
+	sg_ktap_header();
+	sg_ktap_plan(3);
+	sg_ktap_result(0, "a", NULL);
+	sg_ktap_result(-1, "b", "%s", "no reflink");
+	if (atoi(argv[1]) > 2)
+		sg_ktap_result(1, "c", "returned %d", -1);
+	return sg_ktap_finish();
+}
+C
+	gcc -Wall -Wextra -Werror -I"$H/suites/lib" -o "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/t.c" "$H/suites/lib/sg.c"
+	run "$BATS_TEST_TMPDIR/t" 3
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(printf '%s\n' 'KTAP version 1' 1..3 'ok 1 a' 'ok 2 b # SKIP no reflink' \
+		'not ok 3 c # returned -1' '# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0')" ]
+	run "$BATS_TEST_TMPDIR/t" 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0"* ]]
+	[[ "$output" == *"# Planned tests != run tests (3 != 2)"* ]]
+}

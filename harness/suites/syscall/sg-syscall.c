@@ -39,32 +39,8 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
-/* Own copies of the uapi definitions (linux/fs.h, linux/fiemap.h), so that
- * old or missing headers do not matter and <sys/mount.h> does not clash. */
-struct sg_clone_range { int64_t src_fd; uint64_t src_offset, src_length, dest_offset; };
-struct sg_dedupe_info { int64_t dest_fd; uint64_t dest_offset, bytes_deduped; int32_t status; uint32_t reserved; };
-struct sg_dedupe { uint64_t src_offset, src_length; uint16_t dest_count, reserved1; uint32_t reserved2;
-		   struct sg_dedupe_info info[]; };
-struct sg_extent { uint64_t logical, physical, length, r64[2]; uint32_t flags, r32[3]; };
-struct sg_fiemap { uint64_t start, length; uint32_t flags, mapped, count, reserved; struct sg_extent ext[]; };
-#define SG_FICLONE		_IOW(0x94, 9, int)
-#define SG_FICLONERANGE		_IOW(0x94, 13, struct sg_clone_range)
-#define SG_FIDEDUPERANGE	_IOWR(0x94, 54, struct sg_dedupe)
-#define SG_GETFLAGS		_IOR('f', 1, long)
-#define SG_SETFLAGS		_IOW('f', 2, long)
-#define SG_FIEMAP		_IOWR('f', 11, struct sg_fiemap)
-#define SG_XFS_GOINGDOWN	_IOR('X', 125, uint32_t)	/* XFS_IOC_GOINGDOWN */
-#define SG_IMMUTABLE_FL		0x10
-#define SG_DEDUPE_SAME		0
-#define SG_DEDUPE_DIFFERS	1
-#define SG_EXT_LAST		0x1
-#define SG_EXT_SHARED		0x2000
-#ifndef SYS_copy_file_range
-#define SYS_copy_file_range	326	/* x86_64 */
-#endif
-#define XFS_MAGIC	0x58465342
-#define EXT4_MAGIC	0xEF53
-#define TMPFS_MAGIC	0x01021994
+#include "sg.h"
+
 
 #define B	4096LL		/* fs block size of the guest filesystems */
 #define NOBODY	65534
@@ -75,8 +51,8 @@ enum { F_GUEST = 1, F_NOBODY = 2, F_RLIMIT = 4, F_SIGX = 8, F_LOOP = 16, F_NOIMG
 enum { K_REG, K_DIR, K_PIPE, K_CHR, K_SOCK, K_CLOSED, K_SAME };
 enum { OP_CFR = 1, OP_CFR_LIBC, OP_CFR_NULL, OP_CLONE, OP_CLONE_RANGE, OP_DEDUPE, OP_CUSTOM };
 
-static const struct { const char *name; unsigned bit; long magic; } fstype[] = {
-	{ "xfs", XFS, XFS_MAGIC }, { "ext4", EXT4, EXT4_MAGIC }, { "tmpfs", TMPFS, TMPFS_MAGIC },
+static const struct { const char *name; unsigned bit; } fstype[] = {
+	{ "xfs", XFS }, { "ext4", EXT4 }, { "tmpfs", TMPFS },
 };
 struct fsent { const char *name; unsigned bit; char dir[1024]; };
 
@@ -103,7 +79,7 @@ struct tcase {
 struct res {			/* shared with an unprivileged/limited child */
 	long ret; int err, sigx;
 	long long offin, offout, posin, posout;
-	unsigned char ded[sizeof(struct sg_dedupe) + 3 * sizeof(struct sg_dedupe_info)];
+	unsigned char ded[sizeof(struct file_dedupe_range) + 3 * sizeof(struct file_dedupe_range_info)];
 };
 
 struct ctx {
@@ -239,25 +215,25 @@ static void tick(const char *path)
 }
 
 /* FIEMAP of fd's [off, off+len) into fm, which has room for n extents: 0 ok, -1 error. */
-static int fiemap(int fd, long long off, long long len, struct sg_fiemap *fm, unsigned n)
+static int fiemap(int fd, long long off, long long len, struct fiemap *fm, unsigned n)
 {
-	memset(fm, 0, sizeof(*fm) + n * sizeof(struct sg_extent));
-	fm->start = off;
-	fm->length = len;
-	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
-	fm->count = n;
-	return ioctl(fd, SG_FIEMAP, fm) ? -1 : 0;
+	memset(fm, 0, sizeof(*fm) + n * sizeof(struct fiemap_extent));
+	fm->fm_start = off;
+	fm->fm_length = len;
+	fm->fm_flags = 1;		/* FIEMAP_FLAG_SYNC */
+	fm->fm_extent_count = n;
+	return ioctl(fd, FS_IOC_FIEMAP, fm) ? -1 : 0;
 }
 
 /* Are all extents of fd in [off, off+len) shared (want=1) / none shared (want=0)? */
 static int extents_are(int fd, long long off, long long len, int want)
 {
-	char buf[sizeof(struct sg_fiemap) + 64 * sizeof(struct sg_extent)];
-	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
-	if (fiemap(fd, off, len, fm, 64) || fm->mapped == 0)
+	char buf[sizeof(struct fiemap) + 64 * sizeof(struct fiemap_extent)];
+	struct fiemap *fm = (struct fiemap *)buf;
+	if (fiemap(fd, off, len, fm, 64) || fm->fm_mapped_extents == 0)
 		return 0;
-	for (unsigned i = 0; i < fm->mapped; i++)
-		if (!!(fm->ext[i].flags & SG_EXT_SHARED) != want)
+	for (unsigned i = 0; i < fm->fm_mapped_extents; i++)
+		if (!!(fm->fm_extents[i].fe_flags & FIEMAP_EXTENT_SHARED) != want)
 			return 0;
 	return 1;
 }
@@ -285,21 +261,15 @@ static long long fs_maxbytes(const char *dir)
 	return lo;
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p) && errno != ENOENT ? -1 : 0;
-}
-
 /* ------------------------------------------------------------ prep hooks */
 
 static int set_immutable(struct ctx *c, int fd, const char *path)
 {
 	int fl = 0;
-	if (ioctl(fd, SG_GETFLAGS, &fl))
+	if (ioctl(fd, FS_IOC_GETFLAGS, &fl))
 		return SKIP(c, "FS_IOC_GETFLAGS: %s", ename(errno));
-	fl |= SG_IMMUTABLE_FL;
-	if (ioctl(fd, SG_SETFLAGS, &fl))
+	fl |= FS_IMMUTABLE_FL;
+	if (ioctl(fd, FS_IOC_SETFLAGS, &fl))
 		return SKIP(c, "FS_IOC_SETFLAGS FS_IMMUTABLE_FL refused: %s", ename(errno));
 	snprintf(c->imm[c->nimm++], PATH_MAX, "%s", path);
 	return 0;
@@ -513,7 +483,7 @@ static int post_sigx(struct ctx *c)
 static int post_again_zero(struct ctx *c)	/* at EOF now: next call copies 0 */
 {
 	loff_t i = c->r->offin, o = c->r->offout;
-	long n = syscall(SYS_copy_file_range, c->fin, &i, c->fout, &o, (size_t)B, 0);
+	long n = sg_copy_file_range(c->fin, &i, c->fout, &o, (size_t)B, 0);
 	if (n != 0)
 		return FAIL(c, "copy at source EOF returned %ld (%s), expected 0", n, ename(errno));
 	return 0;
@@ -594,22 +564,20 @@ static int post_unshared(struct ctx *c)
  * covers the tail too and the check passes with or without the fix: it is
  * the mainline contract, and only 4.19-era XFS reaches the unfixed path.
  */
-#define SG_EXT_DELALLOC		0x4
-#define SG_EXT_UNWRITTEN	0x800
 static char dio_eof_state[256];
 
 /* FIEMAP the block at off: 1 mapped (*phys, *flags), 0 hole, -1 error. */
 static int ext_at(int fd, long long off, unsigned long long *phys, unsigned *flags)
 {
-	char buf[sizeof(struct sg_fiemap) + 4 * sizeof(struct sg_extent)];
-	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
+	char buf[sizeof(struct fiemap) + 4 * sizeof(struct fiemap_extent)];
+	struct fiemap *fm = (struct fiemap *)buf;
 	if (fiemap(fd, off, B, fm, 4))
 		return -1;
-	for (unsigned i = 0; i < fm->mapped; i++)
-		if ((long long)fm->ext[i].logical <= off &&
-		    off < (long long)(fm->ext[i].logical + fm->ext[i].length)) {
-			*phys = fm->ext[i].physical + (off - fm->ext[i].logical);
-			*flags = fm->ext[i].flags;
+	for (unsigned i = 0; i < fm->fm_mapped_extents; i++)
+		if ((long long)fm->fm_extents[i].fe_logical <= off &&
+		    off < (long long)(fm->fm_extents[i].fe_logical + fm->fm_extents[i].fe_length)) {
+			*phys = fm->fm_extents[i].fe_physical + (off - fm->fm_extents[i].fe_logical);
+			*flags = fm->fm_extents[i].fe_flags;
 			return 1;
 		}
 	return 0;
@@ -639,9 +607,9 @@ static long call_dio_eof(struct ctx *c)
 		goto out;
 	r = ext_at(fd, base, &phys, &fl);
 	snprintf(dio_eof_state, sizeof(dio_eof_state), "EOF block before the O_DIRECT write: %s%s",
-		 r < 0 ? "FIEMAP failed" : r == 0 ? "hole" : (fl & SG_EXT_UNWRITTEN) ? "unwritten extent" :
-		 (fl & SG_EXT_DELALLOC) ? "delalloc" : "written extent",
-		 r == 1 && !(fl & (SG_EXT_UNWRITTEN | SG_EXT_DELALLOC)) ?
+		 r < 0 ? "FIEMAP failed" : r == 0 ? "hole" : (fl & FIEMAP_EXTENT_UNWRITTEN) ? "unwritten extent" :
+		 (fl & FIEMAP_EXTENT_DELALLOC) ? "delalloc" : "written extent",
+		 r == 1 && !(fl & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC)) ?
 		 (pr == 1 && phys == pphys ? " over the freed 0xA5 block" : " (not the freed 0xA5 block)") : "");
 	if ((dfd = open(c->pout, O_RDWR | O_DIRECT)) < 0)
 		goto out;
@@ -702,8 +670,8 @@ static long cfr_once(struct ctx *c, int op, loff_t *oi, loff_t *oo, size_t len)
 	if (op == OP_CFR_LIBC)
 		return copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfl);
 	if (op == OP_CFR_NULL)
-		return syscall(SYS_copy_file_range, c->fin, NULL, c->fout, NULL, len, c->tc->cfl);
-	return syscall(SYS_copy_file_range, c->fin, oi, c->fout, oo, len, c->tc->cfl);
+		return sg_copy_file_range(c->fin, NULL, c->fout, NULL, len, c->tc->cfl);
+	return sg_copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfl);
 }
 
 static long do_call(struct ctx *c)
@@ -734,15 +702,15 @@ static long do_call(struct ctx *c)
 		}
 		break;
 	case OP_CLONE:
-		ret = ioctl(c->fout, SG_FICLONE, c->fin);
+		ret = ioctl(c->fout, FICLONE, c->fin);
 		break;
 	case OP_CLONE_RANGE: {
-		struct sg_clone_range cr = { c->fin, (uint64_t)c->pos_in, c->len, (uint64_t)c->pos_out };
-		ret = ioctl(c->fout, SG_FICLONERANGE, &cr);
+		struct file_clone_range cr = { c->fin, (uint64_t)c->pos_in, c->len, (uint64_t)c->pos_out };
+		ret = ioctl(c->fout, FICLONERANGE, &cr);
 		break;
 	}
 	case OP_DEDUPE: {
-		struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
+		struct file_dedupe_range *d = (struct file_dedupe_range *)r->ded;
 		int nd = t->nd ? t->nd : 1;
 		memset(r->ded, 0, sizeof(r->ded));
 		d->src_offset = c->pos_in;
@@ -753,7 +721,7 @@ static long do_call(struct ctx *c)
 			d->info[i].dest_offset = c->pos_out;
 			d->info[i].status = 0x7777;	/* must be overwritten */
 		}
-		ret = ioctl(c->fin, SG_FIDEDUPERANGE, d);
+		ret = ioctl(c->fin, FIDEDUPERANGE, d);
 		break;
 	}
 	case OP_CUSTOM:
@@ -861,9 +829,9 @@ static void cleanup(struct ctx *c, int by_parent)
 			printf("# warning: swapoff %s: %s\n", c->swp[i], ename(errno));
 	for (int i = 0; i < c->nimm; i++) {
 		int fl = 0, fd = open(c->imm[i], O_RDONLY | O_NONBLOCK);
-		if (fd >= 0 && ioctl(fd, SG_GETFLAGS, &fl) == 0) {
-			fl &= ~SG_IMMUTABLE_FL;
-			if (ioctl(fd, SG_SETFLAGS, &fl))
+		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0) {
+			fl &= ~FS_IMMUTABLE_FL;
+			if (ioctl(fd, FS_IOC_SETFLAGS, &fl))
 				printf("# warning: cannot clear immutable on %s\n", c->imm[i]);
 		}
 		if (fd >= 0)
@@ -885,9 +853,9 @@ static void cleanup(struct ctx *c, int by_parent)
 	free(c->oimg);
 dirs:
 	if (c->din[0])
-		nftw(c->din, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		sg_rm_tree(c->din);
 	if (c->dout[0] && strcmp(c->din, c->dout))
-		nftw(c->dout, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		sg_rm_tree(c->dout);
 }
 
 /* dest must equal its pre-call image with [pin, pin+n) of the source laid at
@@ -927,7 +895,7 @@ static int check_result(struct ctx *c)
 {
 	const struct tcase *t = c->tc;
 	struct res *r = c->r;
-	struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
+	struct file_dedupe_range *d = (struct file_dedupe_range *)r->ded;
 	long long n = 0;
 
 	if (t->op == OP_CUSTOM && r->ret == -2)
@@ -1007,7 +975,7 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 			pause();
 	if (inject && !strcmp(inject, "shutdown")) {	/* XFS only: the fs goes down */
 		uint32_t fl = 2;			/* XFS_FSOP_GOING_FLAGS_NOLOGFLUSH */
-		if (ioctl(c->fin, SG_XFS_GOINGDOWN, &fl)) {
+		if (ioctl(c->fin, SG_XFS_IOC_GOINGDOWN, &fl)) {
 			rc = SKIP(c, "XFS_IOC_GOINGDOWN: %s", ename(errno));
 			goto out;
 		}
@@ -1286,20 +1254,20 @@ static const struct tcase cases[] = {
   P("clone crossing RLIMIT_FSIZE would be shortened; FICLONERANGE cannot shorten -> EINVAL (generic_remap_checks)") },
 
 /* FIDEDUPERANGE */
-{ "dedupe_same", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B }, .post = post_shared,
+{ "dedupe_same", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME }, .bd = { 2 * B }, .post = post_shared,
   P("identical ranges: FILE_DEDUPE_RANGE_SAME, bytes_deduped, extents shared (vfs_dedupe_file_range)") },
-{ "dedupe_differs", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_DIFFERS }, .post = post_unshared,
+{ "dedupe_differs", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { FILE_DEDUPE_RANGE_DIFFERS }, .post = post_unshared,
   P("differing data: FILE_DEDUPE_RANGE_DIFFERS (-EBADE), nothing changed (vfs_dedupe_file_range_compare)") },
-{ "dedupe_zero_len", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 0, .nd = 1, .dst = { SG_DEDUPE_SAME },
+{ "dedupe_zero_len", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 0, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME },
   P("4.20 'vfs: skip zero-length dedupe requests': len 0 -> SAME, 0 bytes (vfs_dedupe_file_range_one)") },
-{ "dedupe_eof_both", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = B + 1000, .osame = B + 1000, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_eof_shared,
+{ "dedupe_eof_both", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = B + 1000, .osame = B + 1000, RW, .len = B + 1000, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME }, .bd = { B + 1000 }, .post = post_eof_shared,
   P("dedupe of a partial EOF block ending at both EOFs is remapped (generic_remap_checks, generic_remap_check_len)") },
-{ "dedupe_eof_mid", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = 4 * B, .osame = B, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_mid_unshared,
+{ "dedupe_eof_mid", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = 4 * B, .osame = B, RW, .len = B + 1000, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME }, .bd = { B + 1000 }, .post = post_mid_unshared,
   P("07d19dc9fbe9: partial EOF block not remapped into mid-dest; request shortened (CAN_SHORTEN), bytes_deduped reports len (vfs_dedupe_file_range)") },
-{ "dedupe_subblock_mid", XFS, 0, 0, OP_DEDUPE, .isz = 100, .osz = 3 * B, .osame = 100, RW, .len = 100, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 100 },
+{ "dedupe_subblock_mid", XFS, 0, 0, OP_DEDUPE, .isz = 100, .osz = 3 * B, .osame = 100, RW, .len = 100, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME }, .bd = { 100 },
   P("dceeb47b0ed6/07d19dc9fbe9: a dedupe shortened to 0 bytes changes nothing; dest's dirty page cache past the range survives (xfs_reflink_remap_prep stops at *len == 0)") },
 { "dedupe_multi", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .prep = prep_multi, .nd = 3,
-  .dst = { SG_DEDUPE_SAME, SG_DEDUPE_DIFFERS, -EBADF }, .bd = { 2 * B, 0, 0 },
+  .dst = { FILE_DEDUPE_RANGE_SAME, FILE_DEDUPE_RANGE_DIFFERS, -EBADF }, .bd = { 2 * B, 0, 0 },
   P("several dests in one call: SAME, DIFFERS, -EBADF per info[] (vfs_dedupe_file_range)") },
 { "dedupe_unsupported", NOREF, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .werr = EOPNOTSUPP,
   P("seed 009 'vfs: vfs_dedupe_file_range() doesn't return EOPNOTSUPP': ioctl -> EOPNOTSUPP (vfs_dedupe_file_range)") },
@@ -1307,7 +1275,7 @@ static const struct tcase cases[] = {
   P("source without FMODE_READ -> EINVAL, the first check (vfs_dedupe_file_range)") },
 { "dedupe_beyond_eof", XFS, 0, 0, OP_DEDUPE, .isz = B, .osz = 2 * B, .osame = B, RW, .len = 2 * B, .nd = 1, .werr = EINVAL,
   P("off + len > source i_size -> EINVAL (vfs_dedupe_file_range)") },
-{ "dedupe_rdonly_owner", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = 2 * B, .prep = prep_owner_ro, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B },
+{ "dedupe_rdonly_owner", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = 2 * B, .prep = prep_owner_ro, .nd = 1, .dst = { FILE_DEDUPE_RANGE_SAME }, .bd = { 2 * B },
   P("owner may dedupe into a dest opened O_RDONLY (may_dedupe_file)") },
 { "dedupe_rdonly_other", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .omode = 0644, .len = 2 * B, .nd = 1, .dst = { -EPERM },
   P("non-owner without write permission, dest O_RDONLY -> status -EPERM (may_dedupe_file)") },
@@ -1357,7 +1325,7 @@ static int selected(const struct tcase *t, const char *name)
 int main(int argc, char **argv)
 {
 	static char crossarg[8][64];
-	int ncrossarg = 0, plan = 0, n = 0, pass = 0, fail = 0, skip = 0;
+	int ncrossarg = 0, plan = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
@@ -1382,21 +1350,23 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
 		} else if (!strcmp(a, "--fs") && v) {
-			char *colon = strchr(v, ':');
+			struct sg_fs f;
+			const char *bad;
 			int k;
 			i++;
-			if (!colon || nfs == 8)
-				return usage("--fs wants NAME:DIR");
-			*colon = 0;
-			for (k = 0; k < 3 && strcmp(fstype[k].name, v); k++)
+			if (nfs == 8)
+				return usage("too many --fs");
+			if (sg_fs_parse(v, &f, &bad))
+				return usage(bad);
+			for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
 				;
 			if (k == 3)
 				return usage("unknown fs name (xfs, ext4, tmpfs)");
-			if (find_fs(v) >= 0)
+			if (find_fs(f.name) >= 0)
 				return usage("fs named twice");
 			fss[nfs].name = fstype[k].name;
 			fss[nfs].bit = fstype[k].bit;
-			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%s", colon + 1);
+			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
 		} else if (!strcmp(a, "--cross") && v && ncrossarg < 8) {
 			snprintf(crossarg[ncrossarg++], 64, "%s", v);
 			i++;
@@ -1406,7 +1376,7 @@ int main(int argc, char **argv)
 	}
 	if (!nfs)
 		return usage("no --fs given");
-	printf("KTAP version 1\n");
+	sg_ktap_header();
 	for (int i = 0; i < ncrossarg; i++) {
 		char *d = strchr(crossarg[i], ':');
 		int s, t;
@@ -1425,18 +1395,9 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < nfs; i++) {
 		struct statfs sf;
-		struct stat st;
-		long want = 0;
-		for (int k = 0; k < 3; k++)
-			if (fstype[k].bit == fss[i].bit)
-				want = fstype[k].magic;
-		if (statfs(fss[i].dir, &sf) || stat(fss[i].dir, &st) || !S_ISDIR(st.st_mode)) {
-			printf("Bail out! %s: %s\n", fss[i].dir, strerror(errno));
-			return 2;
-		}
-		if ((unsigned long)sf.f_type != (unsigned long)want) {
-			printf("Bail out! %s is on f_type 0x%lx, not %s (0x%lx)\n", fss[i].dir,
-			       (unsigned long)sf.f_type, fss[i].name, want);
+		char bad[PATH_MAX + 100];
+		if (sg_fs_check(fss[i].name, fss[i].dir, bad, sizeof(bad)) || statfs(fss[i].dir, &sf)) {
+			printf("Bail out! %s\n", bad);
 			return 2;
 		}
 		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
@@ -1459,7 +1420,7 @@ int main(int argc, char **argv)
 	/* Two passes over the same (case, target) enumeration: count, then run. */
 	for (int pass_no = 0; pass_no < 2; pass_no++) {
 		if (pass_no)
-			printf("1..%d\n", plan);
+			sg_ktap_plan(plan);
 		for (int k = 0; k < NCASES; k++) {
 			const struct tcase *t = &cases[k];
 			int ntarget = (t->fs & CROSS) ? ncross : nfs;
@@ -1486,16 +1447,9 @@ int main(int argc, char **argv)
 					continue;
 				}
 				rc = run_isolated(t, fi, fo, why);
-				n++;
-				if (rc == 0)
-					pass++, printf("ok %d %s\n", n, name);
-				else if (rc < 0)
-					skip++, printf("ok %d %s # SKIP %s\n", n, name, why);
-				else
-					fail++, printf("not ok %d %s # %s\n", n, name, why);
+				sg_ktap_result(rc, name, "%s", why);
 			}
 		}
 	}
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
-	return fail ? 1 : 0;
+	return sg_ktap_finish();
 }
