@@ -11,7 +11,7 @@ endif
 SG_CFLAGS := -O2 -std=gnu11 -Wall -Wextra -Werror -I$(LIB)
 SG_LDFLAGS := -static
 
-$(SUITE): $(SRCS) $(LIB)/sg.c $(LIB)/sg.h $(SUITES_DIR)common.mk
+$(SUITE): $(SRCS) $(wildcard *.h) $(LIB)/sg.c $(LIB)/sg.h $(SUITES_DIR)common.mk
 	$(CC) $(SG_CFLAGS) $(CFLAGS) -o $@ $(SRCS) $(LIB)/sg.c $(SG_LDFLAGS) $(LDFLAGS)
 
 clean:
