@@ -2,19 +2,27 @@
 #   make setup                      install the host tools (Debian packages)
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
 #   make check                      the harness's own tests (TAP, then a totals line)
+#   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
 #   make branches                   list the known branches
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 
 SHELL := /bin/sh
+# The checkout, for harness/lib.sh when a recipe sources it.
+export SG_ROOT := $(CURDIR)
 PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
-	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats
+	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck
 
-.PHONY: setup validate prefixes check bench-soak branches suites clean help
+# Every shell file of the harness: the stages, lib.sh, defaults.sh, the
+# guest's init, the tests (.shellcheckrc says which checks are off and why).
+SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
+	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
+
+.PHONY: setup validate prefixes check lint bench-soak branches suites clean help
 
 help:
-	@sed -n '2,8s/^# \{0,1\}//p' Makefile
+	@sed -n '2,9s/^# \{0,1\}//p' Makefile
 
 setup:
 	apt-get update -q
@@ -27,16 +35,19 @@ prefixes:
 	@harness/prefixes "$(branch)"
 
 branches:
-	@SG_ROOT=$(CURDIR); . harness/lib.sh && sg_branches
+	@. harness/lib.sh && sg_branches
 
 suites:
-	@for d in harness/suites/*/; do $(MAKE) -s -C $$d || exit 1; done
+	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} || exit 1; done
 
-check: suites
+lint:
+	@shellcheck $(SHELL_FILES)
+
+check: suites lint
 	@harness/tests/run
 
 bench-soak:
 	@harness/suites/soak/bench.sh
 
 clean:
-	@for d in harness/suites/*/; do $(MAKE) -s -C $$d clean; done
+	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} clean; done

@@ -1,9 +1,16 @@
 # stablegate: shared shell helpers, sourced by every harness stage.
-# POSIX sh. Every stage names itself in SG_STAGE so that each error line says
-# which stage failed and why, in one line.
+# POSIX sh. Every stage starts with sg_stage, which names it (SG_STAGE) so
+# that each error line says which stage failed and why, in one line.
+# shellcheck shell=sh disable=SC2034 # (file-wide) the globals set here are for the stages that source it
 
-SG_ROOT=${SG_ROOT:-$(cd "$(dirname "$0")/.." && pwd)}
-STABLEGATE_CACHE=${STABLEGATE_CACHE:-${HOME:-/root}/.cache/stablegate}
+# SG_ROOT: the checkout the running stage belongs to (the stage's own, so a
+# copy of the repo runs on its own data); the caller's when lib.sh is sourced
+# by something outside harness/ (the Makefile exports it).
+if [ -f "$(dirname "$0")/lib.sh" ]; then SG_ROOT=$(cd "$(dirname "$0")/.." && pwd); fi
+: "${SG_ROOT:?SG_ROOT is not set (the stablegate checkout)}"
+. "$SG_ROOT/harness/defaults.sh"
+# The awk and jq programs of the stages, one file each.
+SG_PROGRAMS=$SG_ROOT/harness/programs
 export SG_ROOT STABLEGATE_CACHE
 
 # Exit statuses shared by all stages and the validate driver.
@@ -22,6 +29,39 @@ sg_die() { # sg_die STATUS MESSAGE...
 # sg_help FILE: print the leading comment block of a stage as its --help.
 sg_help() {
 	sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$1"
+}
+
+# sg_stage NAME 'ARG...' "$@": the first line of every stage. Names the stage
+# (SG_STAGE); -h/--help prints its help (sg_help) on stdout and exits 0;
+# fewer arguments than the named required ones is a usage error (sg_args).
+sg_stage() {
+	SG_STAGE=$1 _req=$2; shift 2
+	case "${1:-}" in -h|--help) sg_help "$0"; exit 0 ;; esac
+	sg_args "$_req" "$@"
+}
+
+# sg_args 'ARG...' "$@": at least as many arguments as ARG names, or
+# sg_usage naming the missing ones (a missing BRANCH lists the branches).
+sg_args() {
+	_req=$1; shift
+	_i=0 _missing=
+	for _a in $_req; do
+		_i=$((_i + 1))
+		[ "$_i" -le $# ] || _missing="$_missing $_a"
+	done
+	case $_missing in
+	'') ;;
+	" BRANCH"*) sg_usage "no branch given; known branches: $(sg_branches | tr '\n' ' ')" ;;
+	*) sg_usage "missing$_missing" ;;
+	esac
+}
+
+# sg_usage MESSAGE: one error line and the stage's usage (the first
+# paragraph of its help) on stderr, exit 2.
+sg_usage() {
+	printf 'stablegate: %s: error: %s\n' "${SG_STAGE:-?}" "$*" >&2
+	sg_help "$0" | sed '/^$/,$d' >&2
+	exit "$SG_EXIT_USAGE"
 }
 
 sg_need() { # sg_need TOOL...: fail with SG_EXIT_ENV naming the missing tools
@@ -45,7 +85,7 @@ sg_branches() { # list known branch names (data under backports/ and mainline/)
 }
 
 sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comma separated
-	(cd "$SG_ROOT/harness/suites" && ls */Makefile | sed 's|/Makefile||' | paste -sd, -)
+	for _mk in "$SG_ROOT"/harness/suites/*/Makefile; do basename "$(dirname "$_mk")"; done | paste -sd, -
 }
 
 sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
@@ -61,16 +101,7 @@ sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 # "Branches are data") and parses as shell; every series entry is a file.
 sg_check_branch() {
 	_f=$1/branch.conf
-	_bad=$(awk '
-		function bad(m) { print FILENAME ":" FNR ": " m; err = 1; exit }
-		/^[[:space:]]*(#|$)/ { next }
-		!/^[a-z_]+=/ { bad("not a KEY=VALUE line: " $0) }
-		{ k = $0; sub(/=.*/, "", k); v = substr($0, length(k) + 2); gsub(/"/, "", v) }
-		k !~ /^(name|tree|package|version|apt_sources|keyring|series_in_tree|mkfs_xfs|mkfs_ext4)$/ { bad("unknown key \"" k "\"") }
-		k == "tree" && v !~ /^(apt|ksrc)$/ { bad("tree must be apt or ksrc, not \"" v "\"") }
-		k == "series_in_tree" && v !~ /^(yes|no)$/ { bad("series_in_tree must be yes or no, not \"" v "\"") }
-		{ seen[k] = 1 }
-		END { if (!err && !("name" in seen)) print FILENAME ": no name= line" }' "$_f")
+	_bad=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$_f")
 	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
 	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
 	[ -f "$1/series" ] || return 0
@@ -88,6 +119,9 @@ sg_load_branch() {
 	BRANCH_DIR=$(sg_branch_dir "$1") ||
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
 	sg_check_branch "$BRANCH_DIR"
+	# its keys (sg_check_branch knows them), none left from the environment
+	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4=
+	# shellcheck source=/dev/null
 	. "$BRANCH_DIR/branch.conf"
 	export BRANCH_DIR
 }
@@ -139,7 +173,7 @@ sg_progress() {
 	while kill -0 "$2" 2>/dev/null; do
 		sleep 1
 		_el=$(( $(sg_now) - _start ))
-		if [ $(( _el % ${SG_PROGRESS_SECS:-30} )) -eq 0 ]; then
+		if [ $(( _el % SG_PROGRESS_SECS )) -eq 0 ]; then
 			_last=
 			[ -n "${3:-}" ] && _last=$(tail -n 1 "$3" 2>/dev/null | cut -c1-70)
 			sg_log "$1: ${_el}s ${_last}"

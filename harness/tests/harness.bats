@@ -19,6 +19,55 @@ setup() {
 	done
 }
 
+# The stages: every executable file of harness/ (a new stage is covered too).
+stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done; }
+
+@test "every stage: --help is usage on stdout, exit 0; no arguments is one error line and usage, exit 2" {
+	bats_require_minimum_version 1.5.0
+	[ "$(stages | wc -l)" -ge 11 ]
+	for s in $(stages); do
+		run --separate-stderr "$H/$s" --help
+		[ "$status" -eq 0 ] || { echo "$s --help: exit $status"; false; }
+		[[ "$output" == "harness/$s "* ]] && [ -z "$stderr" ]
+		run --separate-stderr "$H/$s"
+		echo "$s: exit $status: $stderr"
+		[ "$status" -eq 2 ] && [ -z "$output" ]
+		[[ "$stderr" == "stablegate: $s: error: "* ]]
+		[ "$(echo "$stderr" | grep -c 'error:')" -eq 1 ]
+		echo "$stderr" | grep -q "^harness/$s "	# the usage
+		[[ "$stderr" != *"parameter not set"* ]]
+	done
+}
+
+@test "a stage given too few arguments names the missing ones, exit 2" {
+	bats_require_minimum_version 1.5.0
+	for c in "boot k i d:LOGDIR" "build src:OUT" "config src:OUT" "deps 6.1 src:OUT.tsv" \
+		"image disks:OUT" "series 6.1 baseline:SRC" "scan:LOGDIR"; do
+		run --separate-stderr $H/${c%%:*}
+		echo "${c%%:*}: exit $status: $stderr"
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == "stablegate: "*": error: missing "*"${c#*:}"* ]]
+		[[ "$stderr" != *"parameter not set"* ]]
+	done
+}
+
+# Every setting the harness reads (a ${VAR:-...} or ${VAR:=...} default in its
+# shell files, or a name it builds, VAR_$(...)) is a row of README.md's
+# Settings table, and every name there is one it reads. Not settings: SG_STAGE
+# (sg_stage sets it), SG_ROOT (the checkout: lib.sh or the Makefile), RUN_DIR
+# (validate sets it for its stages), HOME.
+@test "README's Settings table lists every setting the harness reads, and nothing else" {
+	cd "$ROOT"
+	files="harness/lib.sh harness/defaults.sh harness/guest/init $(stages | sed 's|^|harness/|')"
+	read=$( { grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' $files | sed 's/^..//; s/:.$//'
+		grep -ohE '[A-Z][A-Z0-9_]*_\$\(' $files | sed 's/..$//'; } |
+		grep -vxE 'SG_STAGE|SG_ROOT|RUN_DIR|HOME' | sort -u)
+	listed=$(sed -n '/^## Settings/,/^## /p' README.md | grep '^| `' |
+		grep -oE '`[A-Z][A-Z0-9_]*(=|<)' | sed 's/^.//; s/.$//' | sort -u)
+	[ "$(echo "$read" | wc -l)" -ge 25 ]
+	diff <(echo "$read") <(echo "$listed")
+}
+
 @test "validate without branch= prints usage and the branches, exit 2" {
 	run make -C "$ROOT" -s validate
 	[ "$status" -ne 0 ]
@@ -306,11 +355,54 @@ series_in_tree=no'
 	cd "$ROOT"
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
-		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/lib.sh Makefile .ci/run
+		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/lib.sh \
+		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
 	# every stage is listed above
 	for s in harness/*; do
 		[ -d "$s" ] || grep -q "$s" "$BATS_TEST_FILENAME"
 	done
+}
+
+@test "suites: every Makefile builds through common.mk; CFLAGS=-g adds to the warnings and -static" {
+	n=0
+	for m in "$H"/suites/*/Makefile; do
+		n=$((n + 1))
+		grep -qx 'include ../common.mk' "$m"
+		for how in env arg; do
+			if [ $how = env ]; then out=$(CFLAGS=-g LDFLAGS=-s make -s -n -B -C "$(dirname "$m")")
+			else out=$(make -s -n -B -C "$(dirname "$m")" CFLAGS=-g LDFLAGS=-s); fi
+			echo "$m ($how): $out"
+			for f in -O2 -Wall -Wextra -Werror -static -g -s; do [[ " $out " == *" $f "* ]]; done
+		done
+	done
+	[ "$n" -ge 3 ]
+}
+
+@test "suites lib: KTAP totals, and a run that printed fewer results than its plan fails" {
+	cat > "$BATS_TEST_TMPDIR/t.c" <<'C'
+#include "sg.h"
+#include <stdlib.h>
+int main(int argc, char **argv)
+{
+	(void)argc;
+	sg_ktap_header();
+	sg_ktap_plan(3);
+	sg_ktap_result(0, "a", NULL);
+	sg_ktap_result(-1, "b", "%s", "no reflink");
+	if (atoi(argv[1]) > 2)
+		sg_ktap_result(1, "c", "returned %d", -1);
+	return sg_ktap_finish();
+}
+C
+	gcc -Wall -Wextra -Werror -I"$H/suites/lib" -o "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/t.c" "$H/suites/lib/sg.c"
+	run "$BATS_TEST_TMPDIR/t" 3
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(printf '%s\n' 'KTAP version 1' 1..3 'ok 1 a' 'ok 2 b # SKIP no reflink' \
+		'not ok 3 c # returned -1' '# Totals: pass:1 fail:1 xfail:0 xpass:0 skip:1 error:0')" ]
+	run "$BATS_TEST_TMPDIR/t" 2
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0"* ]]
+	[[ "$output" == *"# Planned tests != run tests (3 != 2)"* ]]
 }

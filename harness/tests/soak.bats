@@ -127,6 +127,7 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	# the default oplog on stdout, inside a noisy console log, replays too
 	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 3000 --seed 31 --inject-corruption
 	[ "$status" -eq 1 ]
+	# shellcheck disable=SC2001 # (a prefix on every line)
 	sed 's/^/[   12.345678] /' <<<"$output" >"$TMPFS/console.log"
 	run "$SOAK" --fs tmpfs:"$TMPFS" --replay "$TMPFS/console.log"
 	[ "$status" -eq 1 ]
@@ -145,7 +146,9 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 300 --seed 5 --inject-hang 100 --hang 2 --log "$BATS_TEST_TMPDIR/log"
 	[ "$status" -eq 1 ]
 	[ "$SECONDS" -lt 20 ]
+	# shellcheck disable=SC2076 # (the quoted parts are literal on purpose)
 	[[ "$output" =~ "not ok 1 soak.a # hung: no progress for 2 s in op=100 "[a-z_]+" f="[0-9]+" off=0x" ]]
+	# shellcheck disable=SC2076
 	[[ "$output" =~ "not ok 2 soak.b # hung: no progress for 2 s in op=100 " ]]
 	grep -q '^op=100 ' "$BATS_TEST_TMPDIR/log.a" && grep -q '^op=100 ' "$BATS_TEST_TMPDIR/log.b"
 	[ -z "$(pgrep -f -- '--inject-hang 100')" ]

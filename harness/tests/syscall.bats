@@ -93,6 +93,7 @@ need_host_fs() {
 
 @test "case directories are removed afterwards" {
 	need_host_fs
+	# shellcheck disable=SC2143 # (what was left, in the failure output)
 	[ -z "$(ls -A "$T_TMPFS" "$T_EXT4" | grep '^sg\.')" ]
 }
 
@@ -154,4 +155,30 @@ need_host_fs() {
 	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # signal 11 (Segmentation fault) in the call"* ]]
 	[[ "$output" == *"ok 2 cfr_whole_libc.tmpfs"* ]]
 	[ -z "$(ls -A "$T_TMPFS")" ]
+}
+
+@test "a failing case names what it pins on a '# pins:' line before its result" {
+	need_host_fs
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_short_eof*' --inject crash
+	echo "$output"
+	[ "$status" -eq 1 ]
+	pins='# pins: commit 96e6e8f4a68d seed 002 patch "vfs: copy_file_range source range over EOF should fail"'
+	[ "$(grep -B1 '^not ok 1 cfr_short_eof.tmpfs # signal 11' <<<"$output" | head -n 1)" = "$pins" ]
+	# a case that pins no seed or patch says so; passing cases print no such line
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_past_eof*' --inject crash
+	[[ "$output" == *"# pins: commit 96e6e8f4a68d seed - patch -"* ]]
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_past_eof*'
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"# pins:"* ]]
+}
+
+@test "the case table: named fields only, lines of at most 100 columns" {
+	cd "$SUITE_DIR"
+	ls table-*.h
+	! grep -nE '^[[:space:]]*\{ *"' table-*.h || false	# a positional row
+	! expand table-*.h | grep -nE '^.{101}' || false
+	# every row's fields are named: a line inside a row starts with .field or continues a string
+	! awk '/^\t\{$/ { inrow = 1; next } /^\t\},$/ { inrow = 0; next }
+		inrow && !/^\t\t(\.[a-z_]+ = |\t")/ { print FILENAME ":" FNR ": " $0; bad = 1 }
+		END { exit !bad }' table-*.h || false
 }

@@ -6,6 +6,7 @@
 load helpers
 
 setup() {
+	# shellcheck disable=SC2034 # (fake_repo, in helpers.bash, uses it)
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
 	# a branch with a one-patch series, so the work copy is a patched copy
@@ -60,6 +61,7 @@ build_variant() {
 	KSRC=$BATS_TEST_TMPDIR/nosuch run "$H/tree" 9.6
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"KSRC=$BATS_TEST_TMPDIR/nosuch: no such file or directory"* ]]
+	# shellcheck disable=SC2143 # (what was left, in the failure output)
 	[ -z "$(ls -A "$STABLEGATE_CACHE/src" | grep -v '\.lock$')" ]
 }
 

@@ -12,12 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-#ifndef FICLONE
-#define FICLONE _IOW(0x94, 9, int)
-#endif
+#include "sg.h"
 
 #define LEN (3 * 4096 + 100)
 
@@ -67,7 +64,7 @@ static const char *check(const char *dir, int clone)
 		}
 	} else {
 		loff_t in = 0, out = 0;
-		ssize_t n = syscall(SYS_copy_file_range, src, &in, dst, &out, LEN, 0);
+		ssize_t n = sg_copy_file_range(src, &in, dst, &out, LEN, 0);
 
 		if (n != LEN) {
 			snprintf(why, sizeof(why), "copy_file_range returned %zd (%s)",
@@ -88,20 +85,18 @@ int main(int argc, char **argv)
 		{ "copy_file_range.ext4", 2, 0 },
 		{ "ficlone.xfs", 1, 1 },
 	};
-	int n = sizeof(t) / sizeof(t[0]), fails = 0;
+	int n = sizeof(t) / sizeof(t[0]);
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s XFS_DIR EXT4_DIR\n", argv[0]);
 		return 2;
 	}
-	printf("KTAP version 1\n1..%d\n", n);
+	sg_ktap_header();
+	sg_ktap_plan(n);
 	for (int i = 0; i < n; i++) {
 		const char *bad = check(argv[t[i].dir], t[i].clone);
 
-		fails += bad != NULL;
-		printf("%sok %d %s%s%s\n", bad ? "not " : "", i + 1, t[i].name,
-		       bad ? " # " : "", bad ? bad : "");
+		sg_ktap_result(bad != NULL, t[i].name, "%s", bad ? bad : "");
 	}
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:0 error:0\n", n - fails, fails);
-	return fails ? 1 : 0;
+	return sg_ktap_finish();
 }

@@ -37,6 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sg.h"
+
 #ifndef FALLOC_FL_KEEP_SIZE
 #define FALLOC_FL_KEEP_SIZE 0x01
 #endif
@@ -56,17 +58,6 @@
 #define FALLOC_FL_UNSHARE_RANGE 0x40
 #endif
 
-/* Our own layouts of the remap ioctl arguments (same ABI as linux/fs.h). */
-struct sg_clone_range { int64_t src_fd; uint64_t src_offset, src_length, dest_offset; };
-struct sg_dedupe_hdr { uint64_t src_offset, src_length; uint16_t dest_count, reserved1; uint32_t reserved2; };
-struct sg_dedupe_info { int64_t dest_fd; uint64_t dest_offset, bytes_deduped; int32_t status; uint32_t reserved; };
-#ifndef FICLONERANGE
-#define FICLONERANGE _IOW(0x94, 13, struct sg_clone_range)
-#endif
-#ifndef FIDEDUPERANGE
-#define FIDEDUPERANGE _IOWR(0x94, 54, struct sg_dedupe_hdr)
-#endif
-#define DEDUPE_SAME 0
 
 typedef uint64_t u64;
 typedef int64_t s64;
@@ -169,7 +160,7 @@ static struct {
 	const char *log, *record, *replay;
 	unsigned weight[NOPS];
 	unsigned nfs;
-	struct { char name[64], dir[PATH_MAX]; } fs[MAXFS];
+	struct sg_fs fs[MAXFS];
 } opt;
 
 static struct {
@@ -216,18 +207,6 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-PRINTF(1, 2) static void say(const char *fmt, ...)
-{
-	char b[8192];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b, sizeof b, fmt, ap);
-	va_end(ap);
-	if (n > (int)sizeof b - 1)
-		n = sizeof b - 1;
-	if (write(1, b, n) < 0) { /* nothing to do */ }
-}
-
 PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
 {
 	struct wshared *s = w->sh;
@@ -247,9 +226,9 @@ PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
 	vsnprintf(b, sizeof b, fmt, ap);
 	va_end(ap);
 	if (opt.workers > 1)
-		say("# note: %s w%u: %s\n", cfg.name, w->idx, b);
+		sg_say("# note: %s w%u: %s\n", cfg.name, w->idx, b);
 	else
-		say("# note: %s: %s\n", cfg.name, b);
+		sg_say("# note: %s: %s\n", cfg.name, b);
 }
 
 static void fmt_op(char *b, size_t sz, const struct op *o)
@@ -771,7 +750,7 @@ static int x_copy(struct worker *w, const struct optype *t, struct op *o)
 	loff_t si = o->soff, di = o->off;
 	u64 avail = o->soff < S->size ? S->size - o->soff : 0;
 	(void)t;
-	ssize_t n = syscall(__NR_copy_file_range, S->fd, &si, D->fd, &di, (size_t)o->len, 0u);
+	ssize_t n = sg_copy_file_range(S->fd, &si, D->fd, &di, (size_t)o->len, 0u);
 	if (n < 0)
 		return w->what = "copy_file_range", errno;
 	o->res = n;
@@ -786,7 +765,7 @@ static int x_copy(struct worker *w, const struct optype *t, struct op *o)
 static int x_clone(struct worker *w, const struct optype *t, struct op *o)
 {
 	struct mfile *S = &w->f[o->sf], *D = &w->f[o->f];
-	struct sg_clone_range a = { S->fd, o->soff, o->len, o->off };
+	struct file_clone_range a = { S->fd, o->soff, o->len, o->off };
 	(void)t;
 	if (ioctl(D->fd, FICLONERANGE, &a))
 		return w->what = "FICLONERANGE", errno;
@@ -799,7 +778,7 @@ static int x_clone(struct worker *w, const struct optype *t, struct op *o)
 static int x_dedupe(struct worker *w, const struct optype *t, struct op *o)
 {
 	struct mfile *S = &w->f[o->sf], *D = &w->f[o->f];
-	struct { struct sg_dedupe_hdr h; struct sg_dedupe_info i; } a = {
+	struct { struct file_dedupe_range h; struct file_dedupe_range_info i; } a = {
 		{ o->soff, o->len, 1, 0, 0 }, { D->fd, o->off, 0, 0, 0 } };
 	(void)t;
 	if (ABIT(o, 0)) {       /* make the ranges identical first */
@@ -814,8 +793,8 @@ static int x_dedupe(struct worker *w, const struct optype *t, struct op *o)
 		return w->what = "FIDEDUPERANGE", errno;
 	if (a.i.status < 0)
 		return w->what = "FIDEDUPERANGE status", -a.i.status;
-	o->res = a.i.status == DEDUPE_SAME ? (s64)a.i.bytes_deduped : -1;
-	if ((a.i.status == DEDUPE_SAME) != same)
+	o->res = a.i.status == FILE_DEDUPE_RANGE_SAME ? (s64)a.i.bytes_deduped : -1;
+	if ((a.i.status == FILE_DEDUPE_RANGE_SAME) != same)
 		return bad(w, o->f, o->off, "FIDEDUPERANGE says %s, the model says the ranges %s",
 			   same ? "DIFFERS" : "SAME", same ? "are identical" : "differ");
 	return OK;              /* SAME or DIFFERS: contents unchanged */
@@ -835,7 +814,7 @@ static int x_inject(struct worker *w, const struct optype *t, struct op *o)
 	close(fd);
 	if (!ok)
 		return w->what = "pread/pwrite (inject)", EIO;
-	say("# inject-corruption: after op %u: file f%u off %llu changed 0x%02x -> 0x%02x through a second descriptor\n",
+	sg_say("# inject-corruption: after op %u: file f%u off %llu changed 0x%02x -> 0x%02x through a second descriptor\n",
 	    o->n, o->f, (ull)o->off, c, d);
 	return OK;
 }
@@ -1018,7 +997,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 	w->buf = aligned_alloc(65536, cap);
 	w->rbuf = aligned_alloc(65536, cap);
 	if (!w->buf || !w->rbuf)
-		return say("# error: out of memory\n"), 1;
+		return sg_say("# error: out of memory\n"), 1;
 	for (unsigned f = 0; f < w->nf; f++) {
 		struct mfile *F = &w->f[f];
 		int own = f < w->nown;
@@ -1092,7 +1071,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 		e = verify(w, 1);
 	}
 	if (w->rec && fclose(w->rec))
-		say("# note: %s: writing the record failed: %s\n", cfg.name, strerror(errno));
+		sg_say("# note: %s: writing the record failed: %s\n", cfg.name, strerror(errno));
 	return e ? 1 : 0;
 }
 
@@ -1114,18 +1093,12 @@ static unsigned probe_dio(const char *dir, unsigned block)
 			a = 0;
 		close(dfd);
 	} else {
-		say("# note: %s: O_DIRECT unavailable (%s)\n", cfg.name, strerror(errno));
+		sg_say("# note: %s: O_DIRECT unavailable (%s)\n", cfg.name, strerror(errno));
 	}
 	close(fd);
 	unlink(p);
 	free(buf);
 	return a;
-}
-
-static int rm_cb(const char *p, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st; (void)type; (void)ftw;
-	return remove(p);
 }
 
 static void write_oplog(const struct wshared *s, unsigned widx)
@@ -1135,7 +1108,7 @@ static void write_oplog(const struct wshared *s, unsigned widx)
 	if (opt.log) {
 		name_path(path, opt.log, widx);
 		if (!(f = fopen(path, "w")))
-			say("# note: cannot write --log %s: %s; oplog follows\n", path, strerror(errno));
+			sg_say("# note: cannot write --log %s: %s; oplog follows\n", path, strerror(errno));
 	}
 	u64 first = s->nring > opt.log_ops ? s->nring - opt.log_ops : 0;
 	fmt_header(b, sizeof b, widx);
@@ -1143,16 +1116,16 @@ static void write_oplog(const struct wshared *s, unsigned widx)
 		if (f)
 			fprintf(f, "%s\n", b);
 		else
-			say(OPLOG "%s\n", b);
+			sg_say(OPLOG "%s\n", b);
 		if (i >= s->nring)
 			break;
 		fmt_op(b, sizeof b, &s->ring[i % opt.log_ops]);
 	}
 	if (f) {
 		fclose(f);
-		say("# oplog: last %llu ops written to %s\n", (ull)(s->nring - first), path);
+		sg_say("# oplog: last %llu ops written to %s\n", (ull)(s->nring - first), path);
 	}
-	say("# replay: sg-soak --fs %s:<dir> --replay %s\n", cfg.name,
+	sg_say("# replay: sg-soak --fs %s:<dir> --replay %s\n", cfg.name,
 	    f ? path : "<file holding the '# oplog: ' lines, or this console log>");
 }
 
@@ -1174,12 +1147,12 @@ static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
 			break;
 	}
 	if (left)
-		say("# hang: %u worker(s) of %s not reaped after SIGKILL (stuck in the kernel), left behind\n",
+		sg_say("# hang: %u worker(s) of %s not reaped after SIGKILL (stuck in the kernel), left behind\n",
 		    left, cfg.name);
 	return 0;
 }
 
-static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_t nrec, unsigned rworker)
+static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned rworker)
 {
 	unsigned W = opt.workers, alive = 0, bad = ~0u, hung = ~0u;
 	pid_t pid[64];
@@ -1188,9 +1161,11 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 	char *r, b[4096];
 
 	cfg.name = opt.fs[ci].name;
+	char nm[80];
+	sfmt(nm, sizeof nm, "soak.%s", cfg.name);
 	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, cfg.name, (int)getpid());
 	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv)) {
-		say("not ok %u soak.%s # setup: cannot create %s: %s\n", testno, cfg.name, cfg.sub, strerror(errno));
+		sg_ktap_result(1, nm, "setup: cannot create %s: %s", cfg.sub, strerror(errno));
 		return 1;
 	}
 	cfg.block = opt.block ? opt.block : (unsigned)min64(max64(sv.f_bsize, 512), 65536);
@@ -1200,13 +1175,13 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 	cfg.maxsz = rdown(opt.max_size, g);
 	cfg.shared_size = cfg.maxsz / 2 - 37;   /* unaligned EOF: clone-to-EOF cases */
 	if (cfg.maxsz < 4 * cfg.maxlen) {
-		say("not ok %u soak.%s # setup: --max-size too small for block size %u\n", testno, cfg.name, cfg.block);
+		sg_ktap_result(1, nm, "setup: --max-size too small for block size %u", cfg.block);
 		return 1;
 	}
-	say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
+	sg_say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
 	    cfg.sub, (ull)opt.seed, W, cfg.block, cfg.dio, (ull)cfg.maxsz);
 	if (!cfg.dio)
-		say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
+		sg_say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
 
 	for (unsigned f = 0; f < NSHARED; f++) {        /* read-only sources shared by all workers */
 		unsigned char *d = malloc(cfg.shared_size);
@@ -1220,14 +1195,14 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 		if (fd >= 0)
 			close(fd);
 		if (!ok) {
-			say("not ok %u soak.%s # setup: cannot create %s: %s\n", testno, cfg.name, b, strerror(errno));
+			sg_ktap_result(1, nm, "setup: cannot create %s: %s", b, strerror(errno));
 			return 1;
 		}
 	}
 
 	struct wshared *sh = mmap(NULL, W * sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		say("not ok %u soak.%s # setup: mmap: %s\n", testno, cfg.name, strerror(errno));
+		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
 		return 1;
 	}
 	double t0 = now(), last = t0, delay = 0.001;
@@ -1236,7 +1211,7 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 		if ((pid[i] = fork()) == 0)
 			_exit(worker_main(nrec ? rworker : i, &sh[i], recs, nrec));
 		if (pid[i] < 0) {
-			say("# error: fork: %s\n", strerror(errno));
+			sg_say("# error: fork: %s\n", strerror(errno));
 			W = i;
 			break;
 		}
@@ -1268,11 +1243,11 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 			hung = i;
 			fmt_op(b, sizeof b, &sh[i].ring[(sh[i].nring - 1) % opt.log_ops]);
 			sfmt(sh[i].summary, sizeof sh[i].summary, "hung: no progress for %.0f s in %s", t - moved[i], b);
-			say("# hang name=%s worker=%u %s\n", cfg.name, i, sh[i].summary);
+			sg_say("# hang name=%s worker=%u %s\n", cfg.name, i, sh[i].summary);
 			alive = reap_or_abandon(pid, st, W);
 		}
 		if (alive && ((tot && done >= next) || t - last >= opt.progress)) {
-			say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
+			sg_say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
 			    (ull)done, (ull)tot, t - t0, done / (t - t0));
 			last = t;
 			while (tot && next <= done)
@@ -1289,11 +1264,11 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 			 (ull)done, secs, secs > 0 ? done / secs : 0);
 	for (unsigned k = 0; k < OP_INJECT; k++)
 		n += sfmt(b + n, sizeof b - n, " %s=%llu", optab[k].name, (ull)cnt[k]);
-	say("%s\n", b);
+	sg_say("%s\n", b);
 	n = sfmt(b, sizeof b, "# soak-rates name=%s", cfg.name);
 	for (unsigned k = 0; k < OP_INJECT; k++)
 		n += sfmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] ? cnt[k] * 1e9 / ns[k] : 0);
-	say("%s\n", b);
+	sg_say("%s\n", b);
 
 	for (unsigned i = 0; i < W; i++) {
 		if (i != hung && WIFEXITED(st[i]) && WEXITSTATUS(st[i]) == 0)
@@ -1310,20 +1285,20 @@ static int run_config(unsigned ci, unsigned testno, const struct op *recs, size_
 		if (bad == ~0u || i == hung)
 			bad = i;
 		if (W > 1)
-			say("# worker %u (seed derived from %llu): %s\n", i, (ull)opt.seed, sh[i].summary);
+			sg_say("# worker %u (seed derived from %llu): %s\n", i, (ull)opt.seed, sh[i].summary);
 		for (char *line = sh[i].rep; (r = strchr(line, '\n')); line = r + 1)
-			say("%.*s\n", (int)(r - line), line);
+			sg_say("%.*s\n", (int)(r - line), line);
 		if (sh[i].nring)
 			write_oplog(&sh[i], nrec ? rworker : i);
 	}
 	if (bad == ~0u) {
-		say("ok %u soak.%s\n", testno, cfg.name);
+		sg_ktap_result(0, nm, NULL);
 		if (!opt.keep)
-			nftw(cfg.sub, rm_cb, 16, FTW_DEPTH | FTW_PHYS);
+			sg_rm_tree(cfg.sub);
 	} else {
-		say("# kept %s for inspection\n", cfg.sub);
-		say("not ok %u soak.%s # %s%s\n", testno, cfg.name, sh[bad].summary,
-		    W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
+		sg_say("# kept %s for inspection\n", cfg.sub);
+		sg_ktap_result(1, nm, "%s%s", sh[bad].summary,
+			       W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
 	}
 	munmap(sh, W * sizeof *sh);
 	return bad != ~0u;
@@ -1415,17 +1390,16 @@ static void parse(int argc, char **argv)
 		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
-	char *colon;
+	const char *bad;
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "N:S:Xh", lo, NULL)) != -1) {
 		switch (c) {
 		case 'f':
-			colon = strchr(optarg, ':');
-			if (!colon || colon == optarg || !colon[1] || colon - optarg >= 64 || opt.nfs == MAXFS ||
-			    strspn(optarg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != (size_t)(colon - optarg))
-				usage("--fs wants NAME:DIR (NAME of [A-Za-z0-9_.-])");
-			sfmt(opt.fs[opt.nfs].name, 64, "%.*s", (int)(colon - optarg), optarg);
-			sfmt(opt.fs[opt.nfs++].dir, PATH_MAX, "%s", colon + 1);
+			if (opt.nfs == MAXFS)
+				usage("too many --fs");
+			if (sg_fs_parse(optarg, &opt.fs[opt.nfs], &bad))
+				usage(bad);
+			opt.nfs++;
 			break;
 		case 'S': opt.seed = num(optarg, "seed"); opt.seed_set = 1; break;
 		case 'N': opt.ops = num(optarg, "op count"); break;
@@ -1541,7 +1515,7 @@ int main(int argc, char **argv)
 {
 	struct op *recs = NULL;
 	size_t nrec = 0;
-	unsigned rworker = 0, fails = 0;
+	unsigned rworker = 0;
 	char b[4096];
 	int n;
 
@@ -1571,8 +1545,9 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		opt.seed = (ts.tv_sec * 1000003ULL ^ ts.tv_nsec ^ ((u64)getpid() << 16)) & 0xffffffffULL;
 	}
-	say("KTAP version 1\n1..%u\n", opt.nfs);
-	say("# seed=%llu\n", (ull)opt.seed);
+	sg_ktap_header();
+	sg_ktap_plan(opt.nfs);
+	sg_say("# seed=%llu\n", (ull)opt.seed);
 	n = sfmt(b, sizeof b, "# cmdline: sg-soak");
 	for (unsigned i = 0; i < opt.nfs; i++)
 		n += sfmt(b + n, sizeof b - n, " --fs '%s:%s'", opt.fs[i].name, opt.fs[i].dir);
@@ -1580,15 +1555,15 @@ int main(int argc, char **argv)
 		n += sfmt(b + n, sizeof b - n, " --replay '%s'", opt.replay);
 	else
 		n += sfmt(b + n, sizeof b - n, " "), n += fmt_args(b + n, sizeof b - n, 0);
-	say("%s%s%s%s%s%s\n", b, opt.record ? " --record " : "", opt.record ? opt.record : "",
+	sg_say("%s%s%s%s%s%s\n", b, opt.record ? " --record " : "", opt.record ? opt.record : "",
 	    opt.log ? " --log " : "", opt.log ? opt.log : "", opt.inject ? " --inject-corruption" : "");
 	if (opt.replay)
-		say("# replay: %zu logged ops from op %u (worker %u)%s\n", nrec, recs[0].n, rworker,
+		sg_say("# replay: %zu logged ops from op %u (worker %u)%s\n", nrec, recs[0].n, rworker,
 		    recs[0].n > 1 ? "; ops before it are regenerated from the seed" : "");
 	if (opt.inject)
-		say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
+		sg_say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
 	for (unsigned i = 0; i < opt.nfs; i++)
-		fails += run_config(i, i + 1, recs, nrec, rworker);
+		run_config(i, recs, nrec, rworker);
 	free(recs);
-	return fails ? 1 : 0;
+	return sg_ktap_finish();
 }

@@ -2,11 +2,14 @@
 /*
  * sg-syscall - stablegate syscall conformance suite.
  *
- * One declarative table (cases[] at the bottom) of copy_file_range(2),
- * FICLONE/FICLONERANGE/FIDEDUPERANGE and sub-block O_DIRECT cases.  Each row
- * names the filesystems it applies to, how its files are set up, the call,
- * the expected return/errno, a post-condition, and the seed patch / upstream
- * commit / mainline function whose behaviour it pins.  Expected results are
+ * One declarative table (cases[], its rows in table-copy.h, table-remap.h
+ * and table-dio.h, every field named: struct tcase says what each means) of
+ * copy_file_range(2), FICLONE/FICLONERANGE/FIDEDUPERANGE and sub-block
+ * O_DIRECT cases.  Each row names the filesystems it applies to, how its
+ * files are set up, the call, the expected return/errno, a post-condition,
+ * the behaviour it pins and the mainline function that has it (.pins), and
+ * the seed patch, upstream commit and patch subject (.seed, .commit, .patch:
+ * printed as a "# pins:" line before a failing result).  Expected results are
  * mainline's (fs/read_write.c, fs/remap_range.c, fs/attr.c); they never
  * change per branch.  Output is KTAP version 1.
  */
@@ -39,32 +42,8 @@
 #include <sys/wait.h>
 #include <sys/xattr.h>
 
-/* Own copies of the uapi definitions (linux/fs.h, linux/fiemap.h), so that
- * old or missing headers do not matter and <sys/mount.h> does not clash. */
-struct sg_clone_range { int64_t src_fd; uint64_t src_offset, src_length, dest_offset; };
-struct sg_dedupe_info { int64_t dest_fd; uint64_t dest_offset, bytes_deduped; int32_t status; uint32_t reserved; };
-struct sg_dedupe { uint64_t src_offset, src_length; uint16_t dest_count, reserved1; uint32_t reserved2;
-		   struct sg_dedupe_info info[]; };
-struct sg_extent { uint64_t logical, physical, length, r64[2]; uint32_t flags, r32[3]; };
-struct sg_fiemap { uint64_t start, length; uint32_t flags, mapped, count, reserved; struct sg_extent ext[]; };
-#define SG_FICLONE		_IOW(0x94, 9, int)
-#define SG_FICLONERANGE		_IOW(0x94, 13, struct sg_clone_range)
-#define SG_FIDEDUPERANGE	_IOWR(0x94, 54, struct sg_dedupe)
-#define SG_GETFLAGS		_IOR('f', 1, long)
-#define SG_SETFLAGS		_IOW('f', 2, long)
-#define SG_FIEMAP		_IOWR('f', 11, struct sg_fiemap)
-#define SG_XFS_GOINGDOWN	_IOR('X', 125, uint32_t)	/* XFS_IOC_GOINGDOWN */
-#define SG_IMMUTABLE_FL		0x10
-#define SG_DEDUPE_SAME		0
-#define SG_DEDUPE_DIFFERS	1
-#define SG_EXT_LAST		0x1
-#define SG_EXT_SHARED		0x2000
-#ifndef SYS_copy_file_range
-#define SYS_copy_file_range	326	/* x86_64 */
-#endif
-#define XFS_MAGIC	0x58465342
-#define EXT4_MAGIC	0xEF53
-#define TMPFS_MAGIC	0x01021994
+#include "sg.h"
+
 
 #define B	4096LL		/* fs block size of the guest filesystems */
 #define NOBODY	65534
@@ -75,35 +54,47 @@ enum { F_GUEST = 1, F_NOBODY = 2, F_RLIMIT = 4, F_SIGX = 8, F_LOOP = 16, F_NOIMG
 enum { K_REG, K_DIR, K_PIPE, K_CHR, K_SOCK, K_CLOSED, K_SAME };
 enum { OP_CFR = 1, OP_CFR_LIBC, OP_CFR_NULL, OP_CLONE, OP_CLONE_RANGE, OP_DEDUPE, OP_CUSTOM };
 
-static const struct { const char *name; unsigned bit; long magic; } fstype[] = {
-	{ "xfs", XFS, XFS_MAGIC }, { "ext4", EXT4, EXT4_MAGIC }, { "tmpfs", TMPFS, TMPFS_MAGIC },
+static const struct { const char *name; unsigned bit; } fstype[] = {
+	{ "xfs", XFS }, { "ext4", EXT4 }, { "tmpfs", TMPFS },
 };
 struct fsent { const char *name; unsigned bit; char dir[1024]; };
 
 struct ctx;
+/* One case: what to set up, the call, what it must return and leave behind.
+ * The table (table-*.h, one file per family) names every field it sets. */
 struct tcase {
 	const char *id;
-	unsigned fs, xsrc;		/* filesystems; for CROSS rows: allowed source fs (0 = any) */
-	unsigned fl;
-	int op;
-	long long isz, osz, osame;	/* sizes; leading bytes of dest equal to source */
-	int iflag, oflag, ikind, okind, omode;
-	long long pin, pout;
+	unsigned fs;			/* the filesystems it runs on (XFS | EXT4 ..., or CROSS) */
+	unsigned cross_src;		/* CROSS: the source filesystems allowed (0 = any) */
+	unsigned flags;			/* F_GUEST, F_NOBODY, F_RLIMIT, F_SIGX, F_LOOP, F_NOIMG */
+	int op;				/* OP_CFR ... OP_CUSTOM */
+	long long in_size, out_size;	/* the files' sizes */
+	long long out_same;		/* leading bytes of dest equal to source */
+	int in_flags, out_flags;	/* open(2) flags */
+	int in_kind, out_kind;		/* K_REG (default), K_DIR, K_PIPE, ... */
+	int out_mode;			/* dest's mode, if not 0 */
+	long long pos_in, pos_out;	/* the call's offsets (the ctx's pin/pout are paths) */
 	unsigned long long len;
-	unsigned cfl;			/* copy_file_range flags */
-	long long rl;			/* RLIMIT_FSIZE for F_RLIMIT */
+	unsigned cfr_flags;		/* copy_file_range flags */
+	long long rlimit;		/* RLIMIT_FSIZE for F_RLIMIT */
 	int (*prep)(struct ctx *);	/* extra setup: 0 ok, -1 SKIP (why) */
 	long (*call)(struct ctx *);	/* OP_CUSTOM */
-	long want; int werr;		/* expected return, or -1/werr */
-	int nd, dst[3]; long long bd[3]; /* dedupe: dest count, statuses, bytes_deduped */
+	long want;			/* expected return, unless want_errno */
+	int want_errno;			/* expected: -1 with this errno */
+	int ndest;			/* dedupe: dest count, then per dest: */
+	int dedupe_status[3];		/*   info[].status */
+	long long dedupe_bytes[3];	/*   info[].bytes_deduped */
 	int (*post)(struct ctx *);	/* extra post-condition: 0 ok, 1 FAIL (why) */
-	const char *pins;
+	const char *pins;		/* the behaviour it pins, and where mainline has it */
+	const char *seed;		/* the seed patch(es) of ../shared/seeds it checks */
+	const char *commit;		/* the upstream commit(s) */
+	const char *patch;		/* the patch's subject */
 };
 
 struct res {			/* shared with an unprivileged/limited child */
 	long ret; int err, sigx;
 	long long offin, offout, posin, posout;
-	unsigned char ded[sizeof(struct sg_dedupe) + 3 * sizeof(struct sg_dedupe_info)];
+	unsigned char ded[sizeof(struct file_dedupe_range) + 3 * sizeof(struct file_dedupe_range_info)];
 };
 
 struct ctx {
@@ -239,25 +230,25 @@ static void tick(const char *path)
 }
 
 /* FIEMAP of fd's [off, off+len) into fm, which has room for n extents: 0 ok, -1 error. */
-static int fiemap(int fd, long long off, long long len, struct sg_fiemap *fm, unsigned n)
+static int fiemap(int fd, long long off, long long len, struct fiemap *fm, unsigned n)
 {
-	memset(fm, 0, sizeof(*fm) + n * sizeof(struct sg_extent));
-	fm->start = off;
-	fm->length = len;
-	fm->flags = 1;		/* FIEMAP_FLAG_SYNC */
-	fm->count = n;
-	return ioctl(fd, SG_FIEMAP, fm) ? -1 : 0;
+	memset(fm, 0, sizeof(*fm) + n * sizeof(struct fiemap_extent));
+	fm->fm_start = off;
+	fm->fm_length = len;
+	fm->fm_flags = 1;		/* FIEMAP_FLAG_SYNC */
+	fm->fm_extent_count = n;
+	return ioctl(fd, FS_IOC_FIEMAP, fm) ? -1 : 0;
 }
 
 /* Are all extents of fd in [off, off+len) shared (want=1) / none shared (want=0)? */
 static int extents_are(int fd, long long off, long long len, int want)
 {
-	char buf[sizeof(struct sg_fiemap) + 64 * sizeof(struct sg_extent)];
-	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
-	if (fiemap(fd, off, len, fm, 64) || fm->mapped == 0)
+	char buf[sizeof(struct fiemap) + 64 * sizeof(struct fiemap_extent)];
+	struct fiemap *fm = (struct fiemap *)buf;
+	if (fiemap(fd, off, len, fm, 64) || fm->fm_mapped_extents == 0)
 		return 0;
-	for (unsigned i = 0; i < fm->mapped; i++)
-		if (!!(fm->ext[i].flags & SG_EXT_SHARED) != want)
+	for (unsigned i = 0; i < fm->fm_mapped_extents; i++)
+		if (!!(fm->fm_extents[i].fe_flags & FIEMAP_EXTENT_SHARED) != want)
 			return 0;
 	return 1;
 }
@@ -285,21 +276,15 @@ static long long fs_maxbytes(const char *dir)
 	return lo;
 }
 
-static int rm_one(const char *p, const struct stat *st, int flag, struct FTW *f)
-{
-	(void)st; (void)flag; (void)f;
-	return remove(p) && errno != ENOENT ? -1 : 0;
-}
-
 /* ------------------------------------------------------------ prep hooks */
 
 static int set_immutable(struct ctx *c, int fd, const char *path)
 {
 	int fl = 0;
-	if (ioctl(fd, SG_GETFLAGS, &fl))
+	if (ioctl(fd, FS_IOC_GETFLAGS, &fl))
 		return SKIP(c, "FS_IOC_GETFLAGS: %s", ename(errno));
-	fl |= SG_IMMUTABLE_FL;
-	if (ioctl(fd, SG_SETFLAGS, &fl))
+	fl |= FS_IMMUTABLE_FL;
+	if (ioctl(fd, FS_IOC_SETFLAGS, &fl))
 		return SKIP(c, "FS_IOC_SETFLAGS FS_IMMUTABLE_FL refused: %s", ename(errno));
 	snprintf(c->imm[c->nimm++], PATH_MAX, "%s", path);
 	return 0;
@@ -417,7 +402,7 @@ static int prep_mmap_garbage(struct ctx *c)
 	unsigned char *p = fd < 0 ? MAP_FAILED : mmap(NULL, B, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return SKIP(c, "mmap dest: %s", ename(errno));
-	memset(p + c->tc->osz, 0xEE, B - c->tc->osz);
+	memset(p + c->tc->out_size, 0xEE, B - c->tc->out_size);
 	munmap(p, B);
 	close(fd);
 	return 0;
@@ -446,7 +431,7 @@ static int prep_multi(struct ctx *c)	/* dest 2 differs, dest 3 is a closed fd */
 {
 	char p[PATH_MAX];
 	snprintf(p, sizeof(p), "%s/out2", c->dout);
-	if (mkpat(p, c->tc->osz, 0, 0666) || (c->extra[0] = open(p, O_RDWR)) < 0)
+	if (mkpat(p, c->tc->out_size, 0, 0666) || (c->extra[0] = open(p, O_RDWR)) < 0)
 		return SKIP(c, "create out2: %s", ename(errno));
 	c->extra[1] = 1000;
 	close(1000);
@@ -504,16 +489,16 @@ static int post_atime(struct ctx *c)
 
 static int post_sigx(struct ctx *c)
 {
-	if (!!c->r->sigx != !!(c->tc->fl & F_SIGX))
+	if (!!c->r->sigx != !!(c->tc->flags & F_SIGX))
 		return FAIL(c, "SIGXFSZ delivered %d times, expected %s", c->r->sigx,
-			    (c->tc->fl & F_SIGX) ? ">0" : "0");
+			    (c->tc->flags & F_SIGX) ? ">0" : "0");
 	return 0;
 }
 
 static int post_again_zero(struct ctx *c)	/* at EOF now: next call copies 0 */
 {
 	loff_t i = c->r->offin, o = c->r->offout;
-	long n = syscall(SYS_copy_file_range, c->fin, &i, c->fout, &o, (size_t)B, 0);
+	long n = sg_copy_file_range(c->fin, &i, c->fout, &o, (size_t)B, 0);
 	if (n != 0)
 		return FAIL(c, "copy at source EOF returned %ld (%s), expected 0", n, ename(errno));
 	return 0;
@@ -535,7 +520,7 @@ static int post_maxbytes(struct ctx *c)
 
 static int post_shared(struct ctx *c)
 {
-	long long n = c->tc->len ? (long long)c->tc->len : c->tc->isz - c->pos_in;
+	long long n = c->tc->len ? (long long)c->tc->len : c->tc->in_size - c->pos_in;
 	n &= ~(B - 1);		/* whole blocks only */
 	if (!extents_are(c->fout, c->pos_out, n, 1) || !extents_are(c->fin, c->pos_in, n, 1))
 		return FAIL(c, "FIEMAP: range [%lld,+%lld) not FIEMAP_EXTENT_SHARED in both files",
@@ -544,7 +529,7 @@ static int post_shared(struct ctx *c)
 }
 static int post_eof_shared(struct ctx *c)	/* partial EOF block deduped as well */
 {
-	if (!extents_are(c->fout, 0, c->tc->osz, 1))
+	if (!extents_are(c->fout, 0, c->tc->out_size, 1))
 		return FAIL(c, "FIEMAP: partial EOF block not shared after dedupe ending at both EOFs");
 	return 0;
 }
@@ -558,7 +543,7 @@ static int post_mid_unshared(struct ctx *c)
 }
 static int post_unshared(struct ctx *c)
 {
-	if (!extents_are(c->fout, 0, c->tc->osz, 0))
+	if (!extents_are(c->fout, 0, c->tc->out_size, 0))
 		return FAIL(c, "FIEMAP: dest shares extents although data differed");
 	return 0;
 }
@@ -594,22 +579,20 @@ static int post_unshared(struct ctx *c)
  * covers the tail too and the check passes with or without the fix: it is
  * the mainline contract, and only 4.19-era XFS reaches the unfixed path.
  */
-#define SG_EXT_DELALLOC		0x4
-#define SG_EXT_UNWRITTEN	0x800
 static char dio_eof_state[256];
 
 /* FIEMAP the block at off: 1 mapped (*phys, *flags), 0 hole, -1 error. */
 static int ext_at(int fd, long long off, unsigned long long *phys, unsigned *flags)
 {
-	char buf[sizeof(struct sg_fiemap) + 4 * sizeof(struct sg_extent)];
-	struct sg_fiemap *fm = (struct sg_fiemap *)buf;
+	char buf[sizeof(struct fiemap) + 4 * sizeof(struct fiemap_extent)];
+	struct fiemap *fm = (struct fiemap *)buf;
 	if (fiemap(fd, off, B, fm, 4))
 		return -1;
-	for (unsigned i = 0; i < fm->mapped; i++)
-		if ((long long)fm->ext[i].logical <= off &&
-		    off < (long long)(fm->ext[i].logical + fm->ext[i].length)) {
-			*phys = fm->ext[i].physical + (off - fm->ext[i].logical);
-			*flags = fm->ext[i].flags;
+	for (unsigned i = 0; i < fm->fm_mapped_extents; i++)
+		if ((long long)fm->fm_extents[i].fe_logical <= off &&
+		    off < (long long)(fm->fm_extents[i].fe_logical + fm->fm_extents[i].fe_length)) {
+			*phys = fm->fm_extents[i].fe_physical + (off - fm->fm_extents[i].fe_logical);
+			*flags = fm->fm_extents[i].fe_flags;
 			return 1;
 		}
 	return 0;
@@ -639,9 +622,9 @@ static long call_dio_eof(struct ctx *c)
 		goto out;
 	r = ext_at(fd, base, &phys, &fl);
 	snprintf(dio_eof_state, sizeof(dio_eof_state), "EOF block before the O_DIRECT write: %s%s",
-		 r < 0 ? "FIEMAP failed" : r == 0 ? "hole" : (fl & SG_EXT_UNWRITTEN) ? "unwritten extent" :
-		 (fl & SG_EXT_DELALLOC) ? "delalloc" : "written extent",
-		 r == 1 && !(fl & (SG_EXT_UNWRITTEN | SG_EXT_DELALLOC)) ?
+		 r < 0 ? "FIEMAP failed" : r == 0 ? "hole" : (fl & FIEMAP_EXTENT_UNWRITTEN) ? "unwritten extent" :
+		 (fl & FIEMAP_EXTENT_DELALLOC) ? "delalloc" : "written extent",
+		 r == 1 && !(fl & (FIEMAP_EXTENT_UNWRITTEN | FIEMAP_EXTENT_DELALLOC)) ?
 		 (pr == 1 && phys == pphys ? " over the freed 0xA5 block" : " (not the freed 0xA5 block)") : "");
 	if ((dfd = open(c->pout, O_RDWR | O_DIRECT)) < 0)
 		goto out;
@@ -700,10 +683,10 @@ static int post_dio_eof(struct ctx *c)
 static long cfr_once(struct ctx *c, int op, loff_t *oi, loff_t *oo, size_t len)
 {
 	if (op == OP_CFR_LIBC)
-		return copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfl);
+		return copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfr_flags);
 	if (op == OP_CFR_NULL)
-		return syscall(SYS_copy_file_range, c->fin, NULL, c->fout, NULL, len, c->tc->cfl);
-	return syscall(SYS_copy_file_range, c->fin, oi, c->fout, oo, len, c->tc->cfl);
+		return sg_copy_file_range(c->fin, NULL, c->fout, NULL, len, c->tc->cfr_flags);
+	return sg_copy_file_range(c->fin, oi, c->fout, oo, len, c->tc->cfr_flags);
 }
 
 static long do_call(struct ctx *c)
@@ -719,7 +702,7 @@ static long do_call(struct ctx *c)
 		if (t->op == OP_CFR_NULL &&
 		    (lseek(c->fin, c->pos_in, SEEK_SET) < 0 || lseek(c->fout, c->pos_out, SEEK_SET) < 0))
 			return -1;
-		if (!(t->fl & F_LOOP)) {
+		if (!(t->flags & F_LOOP)) {
 			ret = cfr_once(c, t->op, &oi, &oo, c->len);
 			break;
 		}
@@ -734,16 +717,16 @@ static long do_call(struct ctx *c)
 		}
 		break;
 	case OP_CLONE:
-		ret = ioctl(c->fout, SG_FICLONE, c->fin);
+		ret = ioctl(c->fout, FICLONE, c->fin);
 		break;
 	case OP_CLONE_RANGE: {
-		struct sg_clone_range cr = { c->fin, (uint64_t)c->pos_in, c->len, (uint64_t)c->pos_out };
-		ret = ioctl(c->fout, SG_FICLONERANGE, &cr);
+		struct file_clone_range cr = { c->fin, (uint64_t)c->pos_in, c->len, (uint64_t)c->pos_out };
+		ret = ioctl(c->fout, FICLONERANGE, &cr);
 		break;
 	}
 	case OP_DEDUPE: {
-		struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
-		int nd = t->nd ? t->nd : 1;
+		struct file_dedupe_range *d = (struct file_dedupe_range *)r->ded;
+		int nd = t->ndest ? t->ndest : 1;
 		memset(r->ded, 0, sizeof(r->ded));
 		d->src_offset = c->pos_in;
 		d->src_length = c->len;
@@ -753,7 +736,7 @@ static long do_call(struct ctx *c)
 			d->info[i].dest_offset = c->pos_out;
 			d->info[i].status = 0x7777;	/* must be overwritten */
 		}
-		ret = ioctl(c->fin, SG_FIDEDUPERANGE, d);
+		ret = ioctl(c->fin, FIDEDUPERANGE, d);
 		break;
 	}
 	case OP_CUSTOM:
@@ -777,7 +760,7 @@ static int run_call(struct ctx *c)
 	pid_t pid;
 	int st;
 	memset(c->r, 0, sizeof(*c->r));
-	if (!(t->fl & (F_NOBODY | F_RLIMIT))) {
+	if (!(t->flags & (F_NOBODY | F_RLIMIT))) {
 		do_call(c);
 		return 0;
 	}
@@ -786,11 +769,11 @@ static int run_call(struct ctx *c)
 	if (pid < 0)
 		return SKIP(c, "fork: %s", ename(errno));
 	if (pid == 0) {
-		struct rlimit rl = { t->rl, t->rl };
+		struct rlimit rl = { t->rlimit, t->rlimit };
 		signal(SIGXFSZ, on_xfsz);
-		if ((t->fl & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
+		if ((t->flags & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
 			_exit(3);
-		if ((t->fl & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
+		if ((t->flags & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
 			_exit(4);
 		do_call(c);
 		c->r->sigx = xfsz;
@@ -861,9 +844,9 @@ static void cleanup(struct ctx *c, int by_parent)
 			printf("# warning: swapoff %s: %s\n", c->swp[i], ename(errno));
 	for (int i = 0; i < c->nimm; i++) {
 		int fl = 0, fd = open(c->imm[i], O_RDONLY | O_NONBLOCK);
-		if (fd >= 0 && ioctl(fd, SG_GETFLAGS, &fl) == 0) {
-			fl &= ~SG_IMMUTABLE_FL;
-			if (ioctl(fd, SG_SETFLAGS, &fl))
+		if (fd >= 0 && ioctl(fd, FS_IOC_GETFLAGS, &fl) == 0) {
+			fl &= ~FS_IMMUTABLE_FL;
+			if (ioctl(fd, FS_IOC_SETFLAGS, &fl))
 				printf("# warning: cannot clear immutable on %s\n", c->imm[i]);
 		}
 		if (fd >= 0)
@@ -873,7 +856,7 @@ static void cleanup(struct ctx *c, int by_parent)
 		printf("# warning: restoring mount flags of %s: %s\n", c->fi->dir, ename(errno));
 	if (by_parent)
 		goto dirs;
-	if (c->tc->ikind != K_CLOSED && c->fin >= 0)
+	if (c->tc->in_kind != K_CLOSED && c->fin >= 0)
 		close(c->fin);
 	if (c->fout >= 0)
 		close(c->fout);
@@ -885,9 +868,9 @@ static void cleanup(struct ctx *c, int by_parent)
 	free(c->oimg);
 dirs:
 	if (c->din[0])
-		nftw(c->din, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		sg_rm_tree(c->din);
 	if (c->dout[0] && strcmp(c->din, c->dout))
-		nftw(c->dout, rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+		sg_rm_tree(c->dout);
 }
 
 /* dest must equal its pre-call image with [pin, pin+n) of the source laid at
@@ -905,7 +888,7 @@ static int check_images(struct ctx *c, long long n)
 	if (n > 0)
 		memcpy(exp + c->pos_out, c->iimg + c->pos_in, n);
 	no = slurp(c->pout, &osz);
-	ni = t->okind == K_SAME ? NULL : slurp(c->pin, &isz);
+	ni = t->out_kind == K_SAME ? NULL : slurp(c->pin, &isz);
 	if (!no || osz != esz)
 		rc = FAIL(c, "dest size %lld, expected %lld", osz, esz);
 	else
@@ -915,7 +898,7 @@ static int check_images(struct ctx *c, long long n)
 					  i >= c->oimgsz && i < c->pos_out ? " (gap past old EOF)" : "");
 				break;
 			}
-	if (!rc && t->okind != K_SAME && (!ni || isz != c->iimgsz || memcmp(ni, c->iimg, isz)))
+	if (!rc && t->out_kind != K_SAME && (!ni || isz != c->iimgsz || memcmp(ni, c->iimg, isz)))
 		rc = FAIL(c, "source changed");
 	free(exp);
 	free(no);
@@ -927,22 +910,22 @@ static int check_result(struct ctx *c)
 {
 	const struct tcase *t = c->tc;
 	struct res *r = c->r;
-	struct sg_dedupe *d = (struct sg_dedupe *)r->ded;
+	struct file_dedupe_range *d = (struct file_dedupe_range *)r->ded;
 	long long n = 0;
 
 	if (t->op == OP_CUSTOM && r->ret == -2)
 		return SKIP(c, "setup (poison file, fsync, O_DIRECT open) failed on %s: %s",
 			    c->fo->name, ename(r->err));
-	if (t->werr && (r->ret != -1 || r->err != t->werr))
-		return FAIL(c, "got %ld (%s), expected -1 %s", r->ret, ename(r->err), ename(t->werr));
-	if (!t->werr && r->ret != t->want)
+	if (t->want_errno && (r->ret != -1 || r->err != t->want_errno))
+		return FAIL(c, "got %ld (%s), expected -1 %s", r->ret, ename(r->err), ename(t->want_errno));
+	if (!t->want_errno && r->ret != t->want)
 		return FAIL(c, "got %ld (%s), expected %ld", r->ret, ename(r->err), t->want);
 	if (t->op == OP_DEDUPE && r->ret == 0)
-		for (int i = 0; i < (t->nd ? t->nd : 1); i++)
-			if (d->info[i].status != t->dst[i] || (long long)d->info[i].bytes_deduped != t->bd[i])
+		for (int i = 0; i < (t->ndest ? t->ndest : 1); i++)
+			if (d->info[i].status != t->dedupe_status[i] || (long long)d->info[i].bytes_deduped != t->dedupe_bytes[i])
 				return FAIL(c, "dest %d: status %d bytes_deduped %llu, expected status %d "
 					    "bytes_deduped %lld", i, d->info[i].status,
-					    (unsigned long long)d->info[i].bytes_deduped, t->dst[i], t->bd[i]);
+					    (unsigned long long)d->info[i].bytes_deduped, t->dedupe_status[i], t->dedupe_bytes[i]);
 	if (r->ret > 0 && (t->op == OP_CFR || t->op == OP_CFR_LIBC)) {
 		if (r->offin != c->pos_in + r->ret || r->offout != c->pos_out + r->ret)
 			return FAIL(c, "offsets updated to %lld/%lld, expected %lld/%lld", r->offin,
@@ -955,7 +938,7 @@ static int check_result(struct ctx *c)
 	    (r->posin != c->pos_in + r->ret || r->posout != c->pos_out + r->ret))
 		return FAIL(c, "file positions %lld/%lld, expected %lld/%lld", r->posin, r->posout,
 			    c->pos_in + r->ret, c->pos_out + r->ret);
-	if ((t->fl & F_RLIMIT) && post_sigx(c))
+	if ((t->flags & F_RLIMIT) && post_sigx(c))
 		return 1;
 	if (r->ret >= 0 && t->op <= OP_CFR_NULL)
 		n = r->ret;
@@ -963,7 +946,7 @@ static int check_result(struct ctx *c)
 		n = t->op == OP_CLONE || !c->len ? c->iimgsz - c->pos_in : (long long)c->len;
 	if (t->post && t->post(c))	/* before check_images reads the files */
 		return 1;
-	return !(t->fl & F_NOIMG) && c->oimg && c->iimg ? check_images(c, n) : 0;
+	return !(t->flags & F_NOIMG) && c->oimg && c->iimg ? check_images(c, n) : 0;
 }
 
 static int run_case(const struct tcase *t, const struct fsent *fi, const struct fsent *fo)
@@ -974,7 +957,7 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 	memset(c, 0, sizeof(*c));
 	c->tc = t; c->fi = fi; c->fo = fo; c->r = shared_res;
 	c->fin = c->fout = c->extra[0] = c->extra[1] = -1;
-	c->pos_in = t->pin; c->pos_out = t->pout; c->len = t->len;
+	c->pos_in = t->pos_in; c->pos_out = t->pos_out; c->len = t->len;
 	c->doing = "setting up its files";
 	if (mkcasedir(c->din, fi, t->id) || (fo != fi && mkcasedir(c->dout, fo, t->id))) {
 		rc = SKIP(c, "mkdir in %s: %s", fi->dir, ename(errno));
@@ -982,24 +965,24 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 	}
 	if (fo == fi)
 		strcpy(c->dout, c->din);
-	c->fin = open_kind(c, t->ikind, 1, c->din, c->pin, t->isz, t->isz, t->iflag, 0);
+	c->fin = open_kind(c, t->in_kind, 1, c->din, c->pin, t->in_size, t->in_size, t->in_flags, 0);
 	if (c->fin < 0) {
-		rc = SKIP(c, "setup source (kind %d): %s", t->ikind, ename(errno));
+		rc = SKIP(c, "setup source (kind %d): %s", t->in_kind, ename(errno));
 		goto out;
 	}
-	if (t->okind == K_SAME)
+	if (t->out_kind == K_SAME)
 		strcpy(c->pout, c->pin);
-	c->fout = open_kind(c, t->okind, 0, c->dout, c->pout, t->osz, t->osame, t->oflag, t->omode);
+	c->fout = open_kind(c, t->out_kind, 0, c->dout, c->pout, t->out_size, t->out_same, t->out_flags, t->out_mode);
 	if (c->fout < 0) {
-		rc = SKIP(c, "setup dest (kind %d): %s", t->okind, ename(errno));
+		rc = SKIP(c, "setup dest (kind %d): %s", t->out_kind, ename(errno));
 		goto out;
 	}
 	c->doing = "preparing (prep)";
 	if (t->prep && (rc = t->prep(c)))
 		goto out;
-	if (t->ikind == K_REG)
+	if (t->in_kind == K_REG)
 		c->iimg = slurp(c->pin, &c->iimgsz), stat(c->pin, &c->sti);
-	if (t->okind == K_REG || t->okind == K_SAME)
+	if (t->out_kind == K_REG || t->out_kind == K_SAME)
 		c->oimg = slurp(c->pout, &c->oimgsz), stat(c->pout, &c->sto);
 	c->doing = "in the call";
 	if (inject && !strcmp(inject, "hang"))
@@ -1007,7 +990,7 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 			pause();
 	if (inject && !strcmp(inject, "shutdown")) {	/* XFS only: the fs goes down */
 		uint32_t fl = 2;			/* XFS_FSOP_GOING_FLAGS_NOLOGFLUSH */
-		if (ioctl(c->fin, SG_XFS_GOINGDOWN, &fl)) {
+		if (ioctl(c->fin, SG_XFS_IOC_GOINGDOWN, &fl)) {
 			rc = SKIP(c, "XFS_IOC_GOINGDOWN: %s", ename(errno));
 			goto out;
 		}
@@ -1073,7 +1056,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 				return g;
 			}
 		}
-	if ((t->fl & F_GUEST) && !guest) {
+	if ((t->flags & F_GUEST) && !guest) {
 		snprintf(why, 768, "needs --guest (root-only kernel state)");
 		return -1;
 	}
@@ -1126,199 +1109,10 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 
 /* ----------------------------------------------------------------- table */
 
-#define RW	.iflag = O_RDONLY, .oflag = O_RDWR
-#define P(s)	.pins = s
-
 static const struct tcase cases[] = {
-/* copy_file_range: basic copies */
-{ "cfr_whole", ALL, 0, F_LOOP, OP_CFR, .isz = 3 * B + 123, RW, .len = 3 * B + 123, .want = 3 * B + 123,
-  P("copy_file_range(2) whole file, raw syscall; offsets advanced, f_pos untouched (SYSCALL_DEFINE6 copy_file_range)") },
-{ "cfr_whole_libc", ALL, 0, F_LOOP, OP_CFR_LIBC, .isz = 3 * B + 123, RW, .len = 3 * B + 123, .want = 3 * B + 123,
-  P("glibc copy_file_range() wrapper, same contract as the raw syscall (LTP copy_file_range01 variants)") },
-{ "cfr_partial", ALL, 0, F_LOOP, OP_CFR, .isz = 5 * B, .osz = 2 * B, RW, .pin = 1000, .pout = 3000, .len = 5000, .want = 5000,
-  P("unaligned partial copy into the middle of dest; xfs falls back from remap to do_splice_direct (vfs_copy_file_range)") },
-{ "cfr_aligned", ALL, 0, F_LOOP, OP_CFR, .isz = 4 * B, .osz = 4 * B, RW, .pin = B, .pout = 2 * B, .len = 2 * B, .want = 2 * B,
-  P("block-aligned copy: ->remap_file_range(REMAP_FILE_CAN_SHORTEN) on xfs, splice elsewhere (vfs_copy_file_range)") },
-{ "cfr_null_off", ALL, 0, F_LOOP, OP_CFR_NULL, .isz = 2 * B + 7, .osz = 100, RW, .pin = 100, .pout = 200, .len = 4000, .want = 4000,
-  P("NULL offsets use and advance f_pos of both files (SYSCALL_DEFINE6 copy_file_range)") },
-{ "cfr_short_eof", ALL, 0, F_LOOP, OP_CFR, .isz = B + 500, RW, .pin = 300, .len = 10 * B, .want = B + 200, .post = post_again_zero,
-  P("len past source EOF: short copy to EOF then 0; seed 002 made this EINVAL, merged 5.3 96e6e8f4a68d shortens (generic_copy_file_checks)") },
-{ "cfr_len_huge", ALL, 0, F_LOOP, OP_CFR, .isz = 2 * B + 1, RW, .len = 1ULL << 63, .want = 2 * B + 1,
-  P("len >= 2^63 is shortened to EOF before rw_verify_area, so no EINVAL (generic_copy_file_checks)") },
-{ "cfr_at_eof", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = B, .len = 100, .want = 0,
-  P("pos_in == i_size returns 0 (96e6e8f4a68d; seed 002's EINVAL was not merged) (generic_copy_file_checks)") },
-{ "cfr_past_eof", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = 3 * B, .len = 100, .want = 0,
-  P("pos_in > i_size returns 0, dest untouched (96e6e8f4a68d) (generic_copy_file_checks)") },
-/* bad descriptors and modes */
-{ "cfr_src_wronly", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_WRONLY, .oflag = O_RDWR, .len = B, .werr = EBADF,
-  P("seed 003: source without FMODE_READ -> EBADF (generic_file_rw_checks)") },
-{ "cfr_dst_rdonly", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = B, .werr = EBADF,
-  P("seed 003: dest without FMODE_WRITE -> EBADF (generic_file_rw_checks)") },
-{ "cfr_dst_append", ALL, 0, 0, OP_CFR, .isz = B, .iflag = O_RDONLY, .oflag = O_WRONLY | O_APPEND, .len = B, .werr = EBADF,
-  P("seed 003: O_APPEND dest -> EBADF (generic_file_rw_checks)") },
-{ "cfr_closed_fd", ALL, 0, 0, OP_CFR, .ikind = K_CLOSED, RW, .len = B, .werr = EBADF,
-  P("closed fd_in -> EBADF (SYSCALL_DEFINE6 copy_file_range fdget)") },
-{ "cfr_flags", ALL, 0, 0, OP_CFR, .isz = B, RW, .len = B, .cfl = 1, .werr = EINVAL,
-  P("flags != 0 -> EINVAL (SYSCALL_DEFINE6 copy_file_range; COPY_FILE_SPLICE is kernel-internal)") },
-/* non-regular files */
-{ "cfr_dir_src", ALL, 0, 0, OP_CFR, .ikind = K_DIR, RW, .len = B, .werr = EISDIR,
-  P("seed 003: directory source -> EISDIR (generic_file_rw_checks)") },
-{ "cfr_dir_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_DIR, .len = B, .werr = EISDIR,
-  P("seed 003: directory dest -> EISDIR, checked before FMODE_WRITE (generic_file_rw_checks)") },
-{ "cfr_pipe_src", ALL, 0, 0, OP_CFR, .ikind = K_PIPE, RW, .len = B, .werr = EINVAL,
-  P("seed 003: pipe source -> EINVAL (!S_ISREG, generic_file_rw_checks)") },
-{ "cfr_pipe_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_PIPE, .len = B, .werr = EINVAL,
-  P("seed 003: pipe dest -> EINVAL (!S_ISREG, generic_file_rw_checks)") },
-{ "cfr_chrdev_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_CHR, .len = B, .werr = EINVAL,
-  P("seed 003: char device (1:3 null) dest -> EINVAL (generic_file_rw_checks)") },
-{ "cfr_socket_dst", ALL, 0, 0, OP_CFR, .isz = B, .okind = K_SOCK, .len = B, .werr = EINVAL,
-  P("seed 003: AF_UNIX socket dest -> EINVAL (generic_file_rw_checks)") },
-/* overflow and negative offsets */
-{ "cfr_overflow_in", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = 1, .len = ~0ULL, .werr = EOVERFLOW,
-  P("seed 003: pos_in + len wraps -> EOVERFLOW (generic_copy_file_checks 'Ensure offsets don't wrap')") },
-{ "cfr_overflow_out", ALL, 0, 0, OP_CFR, .isz = B, RW, .pout = 1LL << 62, .len = ~0ULL - (1ULL << 61), .werr = EOVERFLOW,
-  P("seed 003: pos_out + len wraps -> EOVERFLOW (generic_copy_file_checks)") },
-{ "cfr_neg_in", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = -4096, .len = 100, .werr = EINVAL,
-  P("negative pos_in -> EINVAL from rw_verify_area(READ) (vfs_copy_file_range)") },
-{ "cfr_neg_out", ALL, 0, 0, OP_CFR, .isz = B, RW, .pout = -4096, .len = 100, .werr = EINVAL,
-  P("negative pos_out -> EINVAL from rw_verify_area (vfs_copy_file_range)") },
-{ "cfr_neg_wrap", ALL, 0, 0, OP_CFR, .isz = B, RW, .pin = -1, .len = 100, .werr = EOVERFLOW,
-  P("pos_in -1: (u64)pos_in + len wraps, so EOVERFLOW precedes rw_verify_area's EINVAL (generic_copy_file_checks)") },
-/* same file */
-{ "cfr_same_overlap", ALL, 0, 0, OP_CFR, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = B, .len = 2 * B, .werr = EINVAL,
-  P("seed 003: overlapping ranges in one file -> EINVAL (generic_copy_file_checks)") },
-{ "cfr_same_disjoint", ALL, 0, F_LOOP, OP_CFR, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = 2 * B, .len = 2 * B, .want = 2 * B,
-  P("non-overlapping ranges of one file copy correctly (generic_copy_file_checks)") },
-/* limits */
-{ "cfr_rlimit_efbig", ALL, 0, F_RLIMIT | F_SIGX, OP_CFR, .isz = B, RW, .pout = 2 * B, .len = B, .rl = 2 * B, .werr = EFBIG,
-  P("seed 003: pos_out >= RLIMIT_FSIZE -> SIGXFSZ + EFBIG (generic_write_check_limits)") },
-{ "cfr_rlimit_short", ALL, 0, F_RLIMIT, OP_CFR, .isz = 2 * B, RW, .pout = B, .len = 2 * B, .rl = 2 * B, .want = B,
-  P("pos_out < RLIMIT_FSIZE < end: count shortened to the limit, no signal (generic_write_check_limits)") },
-{ "cfr_maxbytes_efbig", ALL, 0, F_NOIMG, OP_CFR, .isz = B, RW, .len = B, .prep = prep_maxbytes_at, .werr = EFBIG,
-  P("seed 003: pos_out == s_maxbytes -> EFBIG (generic_write_check_limits)") },
-{ "cfr_maxbytes_short", ALL, 0, F_NOIMG, OP_CFR, .isz = B, RW, .len = B, .prep = prep_maxbytes_below, .want = 100, .post = post_maxbytes,
-  P("pos_out = s_maxbytes-100: short copy of 100 bytes (generic_write_check_limits shortens count)") },
-/* immutable and swap */
-{ "cfr_immutable_dst", ALL, 0, F_GUEST, OP_CFR, .isz = B, RW, .len = B, .prep = prep_immutable_out, .werr = EPERM,
-  P("seed 003: IS_IMMUTABLE dest -> EPERM (generic_copy_file_checks; fstests generic/553)") },
-{ "cfr_immutable_src", ALL, 0, F_GUEST | F_LOOP, OP_CFR, .isz = B + 9, RW, .len = B + 9, .prep = prep_immutable_in, .want = B + 9,
-  P("immutable source is readable: copy succeeds, only inode_out is checked (generic_copy_file_checks)") },
-{ "cfr_swap_dst", ALL, 0, F_GUEST, OP_CFR, .isz = B, RW, .len = B, .prep = prep_swap_out, .werr = ETXTBSY,
-  P("seed 003: active swapfile dest -> ETXTBSY (generic_copy_file_checks; fstests generic/554)") },
-{ "cfr_swap_src", ALL, 0, F_GUEST, OP_CFR, RW, .len = B, .prep = prep_swap_in, .werr = ETXTBSY,
-  P("seed 003: active swapfile source -> ETXTBSY, IS_SWAPFILE(inode_in) (generic_copy_file_checks)") },
-/* privileges */
-{ "cfr_suid_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .omode = 04777, .len = B + 10, .want = B + 10, .post = post_0777,
-  P("seed 004: uid 65534 copy into setuid file strips S_ISUID (file_remove_privs, setattr_should_drop_suidgid)") },
-{ "cfr_sgid_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .omode = 02777, .len = B + 10, .want = B + 10, .post = post_0777,
-  P("seed 004: setgid + group-exec stripped for uid 65534 (setattr_should_drop_sgid)") },
-{ "cfr_sgid_nogx_outgroup", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .omode = 02767, .len = 100, .want = 100, .post = post_0767,
-  P("setgid without g+x dropped when caller not in group (6.2 ed5a7047d201, setattr_should_drop_sgid)") },
-{ "cfr_sgid_nogx_ingroup", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .len = 100, .want = 100, .prep = prep_sgid_ingroup, .post = post_02767,
-  P("setgid without g+x kept when caller is in the group (setattr_should_drop_sgid)") },
-{ "cfr_suid_root_keeps", ALL, 0, F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .omode = 04777, .len = 100, .want = 100, .post = post_04777,
-  P("root's CAP_FSETID keeps S_ISUID (setattr_should_drop_suidgid capable check)") },
-{ "cfr_fcaps_strip", ALL, 0, F_NOBODY | F_LOOP, OP_CFR, .isz = 100, .osz = B, RW, .len = 100, .want = 100, .prep = prep_fcaps, .post = post_nocaps,
-  P("seed 004: security.capability removed on copy (file_remove_privs -> security_inode_killpriv)") },
-/* timestamps */
-{ "cfr_mtime_ctime", ALL, 0, F_LOOP, OP_CFR, .isz = B + 10, .osz = B, RW, .pout = 10, .len = B + 10, .want = B + 10, .prep = prep_oldtimes, .post = post_times,
-  P("seed 005: dest mtime and ctime updated (file_modified via write path / generic_remap_file_range_prep)") },
-{ "cfr_src_atime", ALL, 0, F_LOOP, OP_CFR, .isz = B + 10, RW, .pout = 1, .len = B + 10, .want = B + 10, .prep = prep_atime_rel, .post = post_atime,
-  P("seed 005: source atime updated under relatime on the splice path (filemap_splice_read file_accessed)") },
-{ "cfr_src_atime_strict", ALL, 0, F_GUEST | F_LOOP, OP_CFR, .isz = B + 10, RW, .pout = 1, .len = B + 10, .want = B + 10, .prep = prep_atime_strict, .post = post_atime,
-  P("seed 005: MS_STRICTATIME bind remount: atime newer than m/ctime still updated (touch_atime)") },
-{ "cfr_above_eof_zero", XFS | EXT4, 0, F_LOOP, OP_CFR, .isz = B, .osz = 100, RW, .pout = 3 * B, .len = B, .want = B, .prep = prep_mmap_garbage,
-  P("copy above dest EOF: gap reads zeros despite mmap-dirtied post-EOF bytes (410fdc72b05a analogue; xfs_reflink_remap_prep zeroing / write path)") },
-/* cross filesystem */
-{ "cfr_cross", CROSS, 0, 0, OP_CFR, .isz = B, RW, .len = B, .werr = EXDEV,
-  P("cross-sb copy -> EXDEV: allowed in 5.3 (5dae222a5ff0), narrowed by 868f9f2f8e00 (5.19) to shared ->copy_file_range; xfs/ext4/tmpfs have none (generic_copy_file_checks)") },
-
-/* FICLONE / FICLONERANGE (seeds 007-009, fs/remap_range.c) */
-{ "clone_whole", XFS, 0, 0, OP_CLONE, .isz = 3 * B + 100, RW, .want = 0, .post = post_shared,
-  P("FICLONE whole file incl. partial EOF block; extents FIEMAP_EXTENT_SHARED (generic_remap_checks)") },
-{ "clone_range", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .osz = 4 * B, RW, .pin = B, .pout = 2 * B, .len = 2 * B, .want = 0, .post = post_shared,
-  P("FICLONERANGE block-aligned range, rest of dest intact, shared (generic_remap_checks)") },
-{ "clone_len0_eof", XFS, 0, 0, OP_CLONE_RANGE, .isz = 3 * B + 100, RW, .pin = B, .pout = B, .len = 0, .want = 0, .post = post_shared,
-  P("src_length 0 means to source EOF (__generic_remap_file_range_prep)") },
-{ "clone_unaligned_off", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, RW, .pin = 512, .len = B, .werr = EINVAL,
-  P("unaligned src offset -> EINVAL (b39989009bdb; generic_remap_checks)") },
-{ "clone_unaligned_len", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, RW, .len = 5000, .werr = EINVAL,
-  P("unaligned length not ending at EOF -> EINVAL, no silent shortening (generic_remap_checks)") },
-{ "clone_beyond_eof", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = 2 * B, .len = B, .werr = EINVAL,
-  P("clone from beyond source EOF -> EINVAL (generic_remap_checks)") },
-{ "clone_beyond_eof_len0", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = 2 * B, .len = 0, .werr = EINVAL,
-  P("4.20 'vfs_clone_file_prep_inodes should return EINVAL for a clone from beyond EOF' (__generic_remap_file_range_prep)") },
-{ "clone_eof_partial", XFS, 0, 0, OP_CLONE_RANGE, .isz = B + 1000, RW, .len = B + 1000, .want = 0,
-  P("range ending at source EOF with a partial block is allowed at dest EOF (generic_remap_checks/generic_remap_check_len)") },
-{ "clone_eof_partial_mid", XFS, 0, 0, OP_CLONE_RANGE, .isz = B + 1000, .osz = 4 * B, RW, .len = B + 1000, .werr = EINVAL,
-  P("07d19dc9fbe9: partial EOF block into the middle of dest -> EINVAL (generic_remap_check_len)") },
-{ "clone_above_eof_zero", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, .osz = 100, RW, .pout = 2 * B, .len = B, .want = 0, .prep = prep_mmap_garbage,
-  P("410fdc72b05a xfs: zero posteof blocks when cloning above eof (xfs_reflink_zero_posteof)") },
-{ "clone_same_overlap", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = B, .len = 2 * B, .werr = EINVAL,
-  P("overlapping clone within one file -> EINVAL (generic_remap_checks)") },
-{ "clone_same_disjoint", XFS, 0, 0, OP_CLONE_RANGE, .isz = 4 * B, .iflag = O_RDONLY, .oflag = O_RDWR, .okind = K_SAME, .pout = 2 * B, .len = 2 * B, .want = 0,
-  P("disjoint clone within one file works (generic_remap_checks)") },
-{ "clone_dst_append", ALL, 0, 0, OP_CLONE, .isz = B, .iflag = O_RDONLY, .oflag = O_WRONLY | O_APPEND, .werr = EBADF,
-  P("O_APPEND dest -> EBADF before the ->remap_file_range check (do_clone_file_range/generic_file_rw_checks)") },
-{ "clone_dst_rdonly", ALL, 0, 0, OP_CLONE, .isz = B, .iflag = O_RDONLY, .oflag = O_RDONLY, .werr = EBADF,
-  P("read-only dest -> EBADF (do_clone_file_range/generic_file_rw_checks)") },
-{ "clone_dir_dst", ALL, 0, 0, OP_CLONE, .isz = B, .okind = K_DIR, .werr = EISDIR,
-  P("directory dest -> EISDIR (do_clone_file_range/generic_file_rw_checks)") },
-{ "clone_neg_off", XFS, 0, 0, OP_CLONE_RANGE, .isz = B, RW, .pin = -4096, .len = B, .werr = EINVAL,
-  P("negative src_offset -> EINVAL (remap_verify_area; current mainline runs it after the EOPNOTSUPP check, so xfs only - vfs_clone_file_range)") },
-{ "clone_unsupported", NOREF, 0, 0, OP_CLONE, .isz = B, RW, .werr = EOPNOTSUPP,
-  P("no ->remap_file_range (ext4, tmpfs) -> EOPNOTSUPP (do_clone_file_range)") },
-{ "clone_cross", CROSS, 0, 0, OP_CLONE, .isz = B, RW, .werr = EXDEV,
-  P("cross-sb clone -> EXDEV (do_clone_file_range)") },
-{ "clone_immutable_dst", XFS, 0, F_GUEST, OP_CLONE, .isz = B, RW, .prep = prep_immutable_out, .werr = EPERM,
-  P("immutable dest -> EPERM (__generic_remap_file_range_prep)") },
-{ "clone_swap_dst", XFS, 0, F_GUEST, OP_CLONE, .isz = B, RW, .prep = prep_swap_out, .werr = ETXTBSY,
-  P("active swapfile dest -> ETXTBSY (__generic_remap_file_range_prep)") },
-{ "clone_swap_src", XFS, 0, F_GUEST, OP_CLONE, RW, .prep = prep_swap_in, .werr = ETXTBSY,
-  P("active swapfile source -> ETXTBSY (__generic_remap_file_range_prep)") },
-{ "clone_suid_strip", XFS, 0, F_NOBODY, OP_CLONE, .isz = 2 * B, RW, .omode = 04777, .want = 0, .post = post_0777,
-  P("seed 007 'xfs: update ctime and remove suid before cloning files': uid 65534 clone strips S_ISUID (file_modified)") },
-{ "clone_mtime_ctime", XFS, 0, 0, OP_CLONE, .isz = 2 * B, .osz = B, RW, .want = 0, .prep = prep_oldtimes, .post = post_times,
-  P("seed 008 'vfs: remap helper should update destination inode metadata': mtime/ctime (file_modified)") },
-{ "clone_rlimit_efbig", XFS, 0, F_RLIMIT | F_SIGX, OP_CLONE_RANGE, .isz = B, RW, .pout = 2 * B, .len = B, .rl = 2 * B, .werr = EFBIG,
-  P("seed 008: clone at RLIMIT_FSIZE -> SIGXFSZ + EFBIG (generic_remap_checks -> generic_write_check_limits)") },
-{ "clone_rlimit_short", XFS, 0, F_RLIMIT, OP_CLONE_RANGE, .isz = 2 * B, RW, .pout = B, .len = 2 * B, .rl = 2 * B, .werr = EINVAL,
-  P("clone crossing RLIMIT_FSIZE would be shortened; FICLONERANGE cannot shorten -> EINVAL (generic_remap_checks)") },
-
-/* FIDEDUPERANGE */
-{ "dedupe_same", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B }, .post = post_shared,
-  P("identical ranges: FILE_DEDUPE_RANGE_SAME, bytes_deduped, extents shared (vfs_dedupe_file_range)") },
-{ "dedupe_differs", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { SG_DEDUPE_DIFFERS }, .post = post_unshared,
-  P("differing data: FILE_DEDUPE_RANGE_DIFFERS (-EBADE), nothing changed (vfs_dedupe_file_range_compare)") },
-{ "dedupe_zero_len", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 0, .nd = 1, .dst = { SG_DEDUPE_SAME },
-  P("4.20 'vfs: skip zero-length dedupe requests': len 0 -> SAME, 0 bytes (vfs_dedupe_file_range_one)") },
-{ "dedupe_eof_both", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = B + 1000, .osame = B + 1000, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_eof_shared,
-  P("dedupe of a partial EOF block ending at both EOFs is remapped (generic_remap_checks, generic_remap_check_len)") },
-{ "dedupe_eof_mid", XFS, 0, 0, OP_DEDUPE, .isz = B + 1000, .osz = 4 * B, .osame = B, RW, .len = B + 1000, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { B + 1000 }, .post = post_mid_unshared,
-  P("07d19dc9fbe9: partial EOF block not remapped into mid-dest; request shortened (CAN_SHORTEN), bytes_deduped reports len (vfs_dedupe_file_range)") },
-{ "dedupe_subblock_mid", XFS, 0, 0, OP_DEDUPE, .isz = 100, .osz = 3 * B, .osame = 100, RW, .len = 100, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 100 },
-  P("dceeb47b0ed6/07d19dc9fbe9: a dedupe shortened to 0 bytes changes nothing; dest's dirty page cache past the range survives (xfs_reflink_remap_prep stops at *len == 0)") },
-{ "dedupe_multi", XFS, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .prep = prep_multi, .nd = 3,
-  .dst = { SG_DEDUPE_SAME, SG_DEDUPE_DIFFERS, -EBADF }, .bd = { 2 * B, 0, 0 },
-  P("several dests in one call: SAME, DIFFERS, -EBADF per info[] (vfs_dedupe_file_range)") },
-{ "dedupe_unsupported", NOREF, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .werr = EOPNOTSUPP,
-  P("seed 009 'vfs: vfs_dedupe_file_range() doesn't return EOPNOTSUPP': ioctl -> EOPNOTSUPP (vfs_dedupe_file_range)") },
-{ "dedupe_src_wronly", ALL, 0, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_WRONLY, .oflag = O_RDWR, .len = 2 * B, .nd = 1, .werr = EINVAL,
-  P("source without FMODE_READ -> EINVAL, the first check (vfs_dedupe_file_range)") },
-{ "dedupe_beyond_eof", XFS, 0, 0, OP_DEDUPE, .isz = B, .osz = 2 * B, .osame = B, RW, .len = 2 * B, .nd = 1, .werr = EINVAL,
-  P("off + len > source i_size -> EINVAL (vfs_dedupe_file_range)") },
-{ "dedupe_rdonly_owner", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .len = 2 * B, .prep = prep_owner_ro, .nd = 1, .dst = { SG_DEDUPE_SAME }, .bd = { 2 * B },
-  P("owner may dedupe into a dest opened O_RDONLY (may_dedupe_file)") },
-{ "dedupe_rdonly_other", XFS, 0, F_NOBODY, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, .iflag = O_RDONLY, .oflag = O_RDONLY, .omode = 0644, .len = 2 * B, .nd = 1, .dst = { -EPERM },
-  P("non-owner without write permission, dest O_RDONLY -> status -EPERM (may_dedupe_file)") },
-{ "dedupe_cross", CROSS, XFS, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .dst = { -EXDEV },
-  P("reflink-capable source, dest on another sb -> status -EXDEV (vfs_dedupe_file_range_one)") },
-{ "dedupe_cross_noref", CROSS, NOREF, 0, OP_DEDUPE, .isz = 2 * B, .osz = 2 * B, .osame = 2 * B, RW, .len = 2 * B, .nd = 1, .werr = EOPNOTSUPP,
-  P("source without ->remap_file_range -> ioctl EOPNOTSUPP before any dest (vfs_dedupe_file_range)") },
-
-/* seed 011 */
-{ "dio_eof_zero", XFS | EXT4, 0, F_NOIMG, OP_CUSTOM, .ikind = K_REG, RW, .call = call_dio_eof, .want = 512, .post = post_dio_eof,
-  P("seed 011 b450672fb66b iomap: sub-block dio needs to zeroout beyond EOF (iomap_dio_bio_iter); see call_dio_eof") },
+#include "table-copy.h"
+#include "table-remap.h"
+#include "table-dio.h"
 };
 #define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
 
@@ -1357,7 +1151,7 @@ static int selected(const struct tcase *t, const char *name)
 int main(int argc, char **argv)
 {
 	static char crossarg[8][64];
-	int ncrossarg = 0, plan = 0, n = 0, pass = 0, fail = 0, skip = 0;
+	int ncrossarg = 0, plan = 0;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	for (int i = 1; i < argc; i++) {
@@ -1367,7 +1161,7 @@ int main(int argc, char **argv)
 			for (int k = 0; k < NCASES; k++) {
 				fsmask_str(&cases[k], m, sizeof(m));
 				printf("%s\t%s%s\t%s\n", cases[k].id, m,
-				       (cases[k].fl & F_GUEST) ? ",guest" : "", cases[k].pins);
+				       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
 			}
 			return 0;
 		} else if (!strcmp(a, "--guest")) {
@@ -1382,21 +1176,23 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
 		} else if (!strcmp(a, "--fs") && v) {
-			char *colon = strchr(v, ':');
+			struct sg_fs f;
+			const char *bad;
 			int k;
 			i++;
-			if (!colon || nfs == 8)
-				return usage("--fs wants NAME:DIR");
-			*colon = 0;
-			for (k = 0; k < 3 && strcmp(fstype[k].name, v); k++)
+			if (nfs == 8)
+				return usage("too many --fs");
+			if (sg_fs_parse(v, &f, &bad))
+				return usage(bad);
+			for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
 				;
 			if (k == 3)
 				return usage("unknown fs name (xfs, ext4, tmpfs)");
-			if (find_fs(v) >= 0)
+			if (find_fs(f.name) >= 0)
 				return usage("fs named twice");
 			fss[nfs].name = fstype[k].name;
 			fss[nfs].bit = fstype[k].bit;
-			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%s", colon + 1);
+			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
 		} else if (!strcmp(a, "--cross") && v && ncrossarg < 8) {
 			snprintf(crossarg[ncrossarg++], 64, "%s", v);
 			i++;
@@ -1406,7 +1202,7 @@ int main(int argc, char **argv)
 	}
 	if (!nfs)
 		return usage("no --fs given");
-	printf("KTAP version 1\n");
+	sg_ktap_header();
 	for (int i = 0; i < ncrossarg; i++) {
 		char *d = strchr(crossarg[i], ':');
 		int s, t;
@@ -1425,18 +1221,9 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < nfs; i++) {
 		struct statfs sf;
-		struct stat st;
-		long want = 0;
-		for (int k = 0; k < 3; k++)
-			if (fstype[k].bit == fss[i].bit)
-				want = fstype[k].magic;
-		if (statfs(fss[i].dir, &sf) || stat(fss[i].dir, &st) || !S_ISDIR(st.st_mode)) {
-			printf("Bail out! %s: %s\n", fss[i].dir, strerror(errno));
-			return 2;
-		}
-		if ((unsigned long)sf.f_type != (unsigned long)want) {
-			printf("Bail out! %s is on f_type 0x%lx, not %s (0x%lx)\n", fss[i].dir,
-			       (unsigned long)sf.f_type, fss[i].name, want);
+		char bad[PATH_MAX + 100];
+		if (sg_fs_check(fss[i].name, fss[i].dir, bad, sizeof(bad)) || statfs(fss[i].dir, &sf)) {
+			printf("Bail out! %s\n", bad);
 			return 2;
 		}
 		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
@@ -1459,7 +1246,7 @@ int main(int argc, char **argv)
 	/* Two passes over the same (case, target) enumeration: count, then run. */
 	for (int pass_no = 0; pass_no < 2; pass_no++) {
 		if (pass_no)
-			printf("1..%d\n", plan);
+			sg_ktap_plan(plan);
 		for (int k = 0; k < NCASES; k++) {
 			const struct tcase *t = &cases[k];
 			int ntarget = (t->fs & CROSS) ? ncross : nfs;
@@ -1470,7 +1257,7 @@ int main(int argc, char **argv)
 				if (t->fs & CROSS) {
 					fi = &fss[crosses[j].s];
 					fo = &fss[crosses[j].d];
-					if (t->xsrc && !(t->xsrc & fi->bit))
+					if (t->cross_src && !(t->cross_src & fi->bit))
 						continue;
 					snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
 				} else {
@@ -1486,16 +1273,14 @@ int main(int argc, char **argv)
 					continue;
 				}
 				rc = run_isolated(t, fi, fo, why);
-				n++;
-				if (rc == 0)
-					pass++, printf("ok %d %s\n", n, name);
-				else if (rc < 0)
-					skip++, printf("ok %d %s # SKIP %s\n", n, name, why);
-				else
-					fail++, printf("not ok %d %s # %s\n", n, name, why);
+				if (rc > 0)	/* what a failure breaks, before its result */
+					sg_say("# pins: commit %s seed %s patch %s%s%s\n",
+					       t->commit ? t->commit : "-", t->seed ? t->seed : "-",
+					       t->patch ? "\"" : "-", t->patch ? t->patch : "",
+					       t->patch ? "\"" : "");
+				sg_ktap_result(rc, name, "%s", why);
 			}
 		}
 	}
-	printf("# Totals: pass:%d fail:%d xfail:0 xpass:0 skip:%d error:0\n", pass, fail, skip);
-	return fail ? 1 : 0;
+	return sg_ktap_finish();
 }

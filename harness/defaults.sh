@@ -1,0 +1,44 @@
+# stablegate settings: every environment variable the harness reads, with
+# its default, in one place (README.md "Settings" is the same list for users;
+# harness/tests/harness.bats checks the two agree). Sourced by lib.sh, and by
+# the guest's init from the initramfs. A value set in the environment (or on
+# the make command line) wins; an empty one means "the default" as well.
+# POSIX sh, no commands: only assignments.
+# shellcheck shell=sh
+
+# -- the host (harness/tree, lib.sh) --
+: "${STABLEGATE_CACHE:=${HOME:-/root}/.cache/stablegate}"  # trees, builds, images, ccache
+: "${STABLEGATE_APT_REFRESH:=0}"  # 1: refresh the private apt lists now (else once a day)
+# STABLEGATE_MIRROR_<archive>=URL: that archive's mirror (default: the host's apt sources)
+: "${SG_PROGRESS_SECS:=30}"  # a progress line of a long stage every N s
+
+# -- the run (harness/validate) --
+: "${KSRC:=}"            # a kernel tree or tarball to validate (4.x branches need one)
+: "${SUITES:=}"          # comma separated suites; empty: every harness/suites/<name>/
+: "${VARIANTS:=baseline patched}"  # the kernels to build and boot
+: "${DEBUG:=}"           # a heavier profile, harness/kconfig/debug/<DEBUG>.config
+: "${SEED:=}"            # the soak seed; empty: the clock (always recorded)
+: "${TIME_FACTOR:=1}"    # scales the default soak length
+: "${SOAK_OPS:=$((20000 * TIME_FACTOR))}"  # soak ops per filesystem
+: "${SOAK_ARGS:=}"       # extra sg-soak options, e.g. "--disable dread"
+: "${SOAK_REPLAY:=}"     # a saved soak op log to replay instead of a new soak
+: "${SOAK_REPLAY_FS:=xfs}"  # the filesystem SOAK_REPLAY runs on (xfs or ext4)
+
+# -- the VM (harness/boot) --
+: "${ACCEL:=}"           # kvm or tcg; empty: KVM only when it really works
+: "${BOOT_TIMEOUT:=$((900 + SOAK_OPS / 10))}"  # hard limit, s: 900 + 0.1 s per soak op
+: "${BOOT_STALL:=300}"   # s without console or result output: the VM is hung
+: "${KVM_PROBE:=30}"     # s an automatically chosen KVM may stay silent before TCG
+: "${VM_CPUS:=2}"        # QEMU -smp
+: "${VM_MEM:=2048}"      # QEMU -m, MiB
+
+# -- the disks (harness/image; branch.conf mkfs_xfs=/mkfs_ext4= set the mkfs options) --
+: "${DISK_MB:=1024}"     # size of xfs.img and ext4.img, MiB
+: "${MKFS_XFS:=-m reflink=1}"  # mkfs.xfs options
+: "${MKFS_EXT4:=-b 4096}"      # mkfs.ext4 options
+
+# -- the kernel (harness/config, harness/build) --
+: "${FRAGMENTS:=}"       # Kconfig fragments instead of harness/kconfig/*.config + branch.config
+: "${SG_REBUILD_MAX:=2000}"  # more differing source files than this: a clean build
+: "${CCACHE_DIR:=$STABLEGATE_CACHE/ccache}"  # ccache's
+: "${KBUILD_BUILD_TIMESTAMP:=2018-12-03 00:00:00 UTC}"  # pinned, so that ccache hits

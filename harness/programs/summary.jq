@@ -1,0 +1,76 @@
+# harness/report: summary.md from result.json - the verdict first, the
+# evidence to paste into a review reply last. jq -r
+def n(a): a | length;
+def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
+  else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
+def names(a): if (a | length) == 0 then "none" else (a | map("`" + .suite + "/" + .name + "`") | join(", ")) end;
+def row(v): v.name as $n | (.totals[$n] // null) as $t
+  | if $t == null then "| \($n) | not run | | | | |"
+    else "| \($n) | \($t.passed) | \($t.failed) | \($t.skipped) | \($t.kernel_failures) | \(v.boot.BOOT_SECONDS // "-") s |" end;
+"# stablegate \(.branch): \(.verdict)",
+"",
+"**Verdict: \(.verdict)** under STABLE-POLICY.md — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), series `\(.series.hash)` (\(.series.patches | length) patches), accelerator \(.accelerator // "none"), seed \(.seed).",
+"",
+(if n(.broken_stages) > 0 then "Broken stages: " + (.broken_stages | map("\(.stage) \(.variant // ""): \(.status)") | join("; ")) + "\n" else empty end),
+(if n(.stage_errors) > 0 then (.stage_errors | map("- " + .) | join("\n")) + "\n" else empty end),
+"## Compared to baseline (\(.series.baseline))",
+"",
+(if .variants.baseline.skipped then "- no baseline: the series is empty" else
+"- Regressions (pass → fail): \(names(.comparison.regressions))",
+"- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
+"- New skips: \(names(.comparison.new_skips))" end),
+"",
+"## Where the patched kernel differs from mainline",
+"",
+(if n(.comparison.unexplained + .comparison.known_divergences) == 0 then "- nowhere: every case gives mainline's result" else
+ (.comparison.unexplained[] | "- `\(.suite)/\(.name)`: \(.reason)" + (if .baseline == "fail" then " — also fails on baseline: present without the series, not caused by it" else "" end)),
+ (.comparison.known_divergences[] | "- `\(.suite)/\(.name)` (known divergence: \(.why)): \(.reason)") end),
+"",
+"## Results",
+"",
+"| variant | passed | failed | skipped | kernel failures | boot |",
+"|---|---|---|---|---|---|",
+row(.variants.baseline), row(.variants.patched),
+"",
+(if n(.comparison.missing_deps) > 0 then "**Missing dependencies** (UNSAFE): " + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n" else empty end),
+"## Corruption, kernel and boot failures (patched)",
+"",
+(if n(.comparison.kernel_failures + .comparison.corruption) == 0 then "- none: no oops, BUG, WARN, panic, hung task, lockdep or filesystem error" else
+ ((.comparison.kernel_failures + .comparison.corruption)[] | "- **\(.kind)**: \(.detail)") end),
+"",
+"## Dependencies (deps.tsv, probed in both trees)",
+"",
+(if n(.dependencies) == 0 then "- none listed" else
+ "| upstream | subject | status | patch | baseline | patched |",
+ "|---|---|---|---|---|---|",
+ (.dependencies[] | "| \(.commit) | \(.subject) | **\(.status)**\(if .claim_holds then "" else " (deps.tsv says \(.claimed))" end) | \(.patch) | \(.baseline) | \(.patched)\(if .failed_probe != "" then ": `\(.failed_probe)`" else "" end) |") end),
+"",
+"## Soak",
+"",
+"| variant | fs | ops | seconds | ops/s |",
+"|---|---|---|---|---|",
+(.variants[] | .name as $v | .soak[] | "| \($v) | \(.fs) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
+"",
+"## Stage times",
+"",
+"| stage | variant | seconds | status |",
+"|---|---|---|---|",
+(.stages[] | "| \(.stage) | \(.variant) | \(.seconds) | \(.status) |"),
+"",
+"## Evidence for the review reply",
+"",
+"```",
+"stablegate \(.branch): \(.verdict) — " + (if .variants.baseline.skipped then "no baseline (empty series)" else "\(n(.comparison.regressions)) regressions, \(n(.comparison.fixes)) fixes, \(n(.comparison.new_skips)) new skips compared to baseline (\(.series.baseline))" end),
+"Tree: \(tree_label), Linux \(.tree.kernel_version), x86_64 tinyconfig + harness/kconfig\(if .kconfig_branch then " + backports/\(.branch)/branch.config" else "" end)\(if .debug_profile then " + debug/\(.debug_profile)" else "" end) (SLUB, KALLSYMS, SMP; lockdep, DEBUG_LIST, XFS_WARN, hung-task and soft-lockup detectors), QEMU \(.accelerator // "-")",
+"Series: \(.series.patches | length) patches, hash \(.series.hash)",
+(.totals | to_entries[] | "\(.key): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
+(.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
+(if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),
+([.comparison.unexplained[] | select(.baseline == "fail")] as $pre | [.comparison.unexplained[] | select(.baseline != "fail")] as $new
+ | (if n($new) > 0 then "Differs from mainline: " + names($new) else empty end),
+   (if n($pre) > 0 then "Differs from mainline with and without the series (pre-existing): " + names($pre) else empty end)),
+(if n(.comparison.known_divergences) > 0 then "Known divergences (STABLE-POLICY.md): " + names(.comparison.known_divergences) else empty end),
+(if n(.dependencies) > 0 then "Dependencies: " + ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")) + (if n(.comparison.missing_deps) > 0 then " — missing: " + (.comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) else empty end),
+(if .findings_on_record.count > 0 then "Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" else empty end),
+"Run: reports/\(.branch)/\(.run_id)/result.json",
+"```"
