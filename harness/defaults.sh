@@ -14,6 +14,7 @@
 
 # -- the run (harness/validate) --
 : "${KSRC:=}"            # a kernel tree or tarball to validate (4.x branches need one)
+: "${SERIES:=}"          # a candidate series instead of the branch's: a dir of patches or an mbox
 : "${SUITES:=}"          # comma separated suites; empty: every harness/suites/<name>/
 : "${VARIANTS:=baseline patched}"  # the kernels to build and boot
 : "${DEBUG:=}"           # a heavier profile, harness/kconfig/debug/<DEBUG>.config

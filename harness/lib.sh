@@ -104,6 +104,11 @@ sg_check_branch() {
 	_bad=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$_f")
 	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
 	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
+	sg_check_series "$1"
+}
+
+# sg_check_series DIR: every entry of DIR/series (if any) is a file in DIR.
+sg_check_series() {
 	[ -f "$1/series" ] || return 0
 	_bad=$(awk -v d="$1" '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") }
 		$0 != "" && system("test -f \"" d "/" $0 "\"") != 0 {
@@ -123,18 +128,55 @@ sg_load_branch() {
 	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4=
 	# shellcheck source=/dev/null
 	. "$BRANCH_DIR/branch.conf"
-	export BRANCH_DIR
+	SG_SERIES_DIR=$BRANCH_DIR
+	[ -z "${SERIES:-}" ] || sg_candidate "$SERIES"
+	export BRANCH_DIR SG_SERIES_DIR
 }
 
-# sg_series_patches: the branch's patches, in series order, as paths.
+# sg_candidate PATH: SERIES=PATH validates a candidate series instead of the
+# branch's own: a directory of format-patch files (in the order of its
+# `series` file, or by name) or an mbox, split once per content digest with
+# git mailsplit (mails without a diff, such as a cover letter, are dropped).
+# A candidate is not in the tree: baseline = the tree as shipped, patched =
+# the tree plus the candidate. Its own deps.tsv, if it has one, is probed;
+# the branch's is about the branch's series and is not.
+sg_candidate() {
+	if [ -d "$1" ]; then
+		SG_SERIES_DIR=$(cd "$1" && pwd)
+	elif [ -f "$1" ]; then
+		sg_need git
+		SG_SERIES_DIR=$STABLEGATE_CACHE/candidates/mbox-$(sha256sum < "$1" | cut -c1-16)
+		if [ ! -f "$SG_SERIES_DIR/series" ]; then
+			rm -rf "$SG_SERIES_DIR.part" && mkdir -p "$SG_SERIES_DIR.part"
+			git mailsplit -o"$SG_SERIES_DIR.part" "$1" >/dev/null ||
+				sg_die $SG_EXIT_USAGE "SERIES=$1: git mailsplit cannot split it"
+			(cd "$SG_SERIES_DIR.part" && for _mail in *; do
+				if grep -q '^+++ ' "$_mail"; then mv "$_mail" "$_mail.patch"; echo "$_mail.patch"; else rm -f "$_mail"; fi
+			done > series)
+			rm -rf "$SG_SERIES_DIR" && mv "$SG_SERIES_DIR.part" "$SG_SERIES_DIR"
+		fi
+	else
+		sg_die $SG_EXIT_USAGE "SERIES=$1: no such directory or mbox"
+	fi
+	sg_check_series "$SG_SERIES_DIR"
+	[ -n "$(sg_series_patches)" ] || sg_die $SG_EXIT_USAGE "SERIES=$1: no patches in it"
+	series_in_tree=no
+}
+
+# sg_series_patches: the series' patches (the branch's, or SERIES='s), in
+# order, as paths. A candidate without a series file is taken by name.
 sg_series_patches() {
-	[ -f "$BRANCH_DIR/series" ] || return 0
-	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$BRANCH_DIR/|" "$BRANCH_DIR/series"
+	_d=${SG_SERIES_DIR:-$BRANCH_DIR}
+	if [ -f "$_d/series" ]; then
+		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$_d/|" "$_d/series"
+	elif [ "$_d" != "$BRANCH_DIR" ]; then
+		for _p in "$_d"/*.patch; do [ ! -f "$_p" ] || echo "$_p"; done
+	fi
 }
 
 # sg_series_hash: a short hash over the series order and patch contents.
 sg_series_hash() {
-	{ cat "$BRANCH_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+	{ cat "${SG_SERIES_DIR:-$BRANCH_DIR}/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
 		sha256sum | cut -c1-12
 }
 

@@ -1,6 +1,6 @@
 # harness/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline and the verdict under STABLE-POLICY.md.
-# jq -n with --argjson env stages errors baseline patched divergences patches
+# jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
 # findings deps kconfig_branch deps_base deps_patched, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
@@ -57,8 +57,12 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   kconfig_branch: $kconfig_branch,
   debug_profile: (if ($env.DEBUG // "") == "" then null else $env.DEBUG end),
   series: {hash: $env.SERIES_HASH, in_tree: ($env.SERIES_IN_TREE == "yes"),
-           baseline: (if $env.SERIES_IN_TREE == "yes" then "tree with the series reverse-applied" else "tree as given" end),
+           candidate: (if ($env.CANDIDATE // "") == "" then null else $env.CANDIDATE end),
+           baseline: (if $env.SERIES_IN_TREE == "yes" then "tree with the series reverse-applied"
+                      elif ($env.CANDIDATE // "") != "" then "tree as shipped, without the candidate"
+                      else "tree as given" end),
            patches: $patches},
+  failed_mail: $failed_mail,
   accelerator: ($patched.boot.ACCEL // $baseline.boot.ACCEL // null),
   seed: ($env.SEED | tonumber? // $env.SEED), soak_ops: ($env.SOAK_OPS | tonumber? // null),
   suites: ($env.SUITES | split(",")),

@@ -3,16 +3,18 @@
 def n(a): a | length;
 def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
   else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
+def plural(w): "\(.) \(w)" + (if . == 1 then "" elif (w | test("(ch|sh|s|x)$")) then "es" else "s" end);
 def names(a): if (a | length) == 0 then "none" else (a | map("`" + .suite + "/" + .name + "`") | join(", ")) end;
 def row(v): v.name as $n | (.totals[$n] // null) as $t
   | if $t == null then "| \($n) | not run | | | | |"
     else "| \($n) | \($t.passed) | \($t.failed) | \($t.skipped) | \($t.kernel_failures) | \(v.boot.BOOT_SECONDS // "-") s |" end;
 "# stablegate \(.branch): \(.verdict)",
 "",
-"**Verdict: \(.verdict)** under STABLE-POLICY.md — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), series `\(.series.hash)` (\(.series.patches | length) patches), accelerator \(.accelerator // "none"), seed \(.seed).",
+"**Verdict: \(.verdict)** under STABLE-POLICY.md — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), series `\(.series.hash)` (\(.series.patches | length | plural("patch"))), accelerator \(.accelerator // "none"), seed \(.seed).",
 "",
 (if n(.broken_stages) > 0 then "Broken stages: " + (.broken_stages | map("\(.stage) \(.variant // ""): \(.status)") | join("; ")) + "\n" else empty end),
 (if n(.stage_errors) > 0 then (.stage_errors | map("- " + .) | join("\n")) + "\n" else empty end),
+(if .failed_mail then "A patch does not apply: `\(.failed_mail)` holds the reject in the stable bot's form, with the commands to reproduce it.\n" else empty end),
 "## Compared to baseline (\(.series.baseline))",
 "",
 (if .variants.baseline.skipped then "- no baseline: the series is empty" else
@@ -62,7 +64,8 @@ row(.variants.baseline), row(.variants.patched),
 "```",
 "stablegate \(.branch): \(.verdict) — " + (if .variants.baseline.skipped then "no baseline (empty series)" else "\(n(.comparison.regressions)) regressions, \(n(.comparison.fixes)) fixes, \(n(.comparison.new_skips)) new skips compared to baseline (\(.series.baseline))" end),
 "Tree: \(tree_label), Linux \(.tree.kernel_version), x86_64 tinyconfig + harness/kconfig\(if .kconfig_branch then " + backports/\(.branch)/branch.config" else "" end)\(if .debug_profile then " + debug/\(.debug_profile)" else "" end) (SLUB, KALLSYMS, SMP; lockdep, DEBUG_LIST, XFS_WARN, hung-task and soft-lockup detectors), QEMU \(.accelerator // "-")",
-"Series: \(.series.patches | length) patches, hash \(.series.hash)",
+"Series: \(if .series.candidate then "candidate \(.series.candidate), " else "" end)\(.series.patches | length | plural("patch")), hash \(.series.hash)",
+(if .failed_mail then "Does not apply: \(.failed_mail) in the run dir, in the stable bot's form" else empty end),
 (.totals | to_entries[] | "\(.key): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
 (.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
 (if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),

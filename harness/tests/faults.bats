@@ -227,6 +227,61 @@ apt_sources="debian:bookworm"'
 	result "$(cat "$d/stage-errors.txt")"
 }
 
+# mail_patch FILE SUBJECT BODY DIFF: a git format-patch file.
+mail_patch() {
+	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
+}
+
+@test "SERIES=: a candidate (directory or mbox) replaces the branch's series; a reject leaves the stable bot's FAILED.txt" {
+	fake_branch 9.5
+	c=$BATS_TEST_TMPDIR/cand
+	mkdir -p "$c"
+	mail_patch "$c/0001-a.patch" '[PATCH 1/2] a: one' '[ Upstream commit 1111111111111111111111111111111111111111 ]\n\nSigned-off-by: A U Thor <a@example.org>' \
+		'--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n'
+	mail_patch "$c/0002-b.patch" '[PATCH 2/2] b: a change that needs a
+ long subject line' 'commit 2222222222222222222222222222222222222222 upstream.\n\nStable-dep-of: 3333333333333 ("b: the rework")\nSigned-off-by: A U Thor <a@example.org>' \
+		'--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b3\n'
+	KSRC=$K SERIES=$c run "$R/harness/validate" 9.5
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.5/latest
+	f=$d/FAILED.txt
+	[ "$(head -n 1 "$f")" = 'Subject: FAILED: patch "[PATCH] b: a change that needs a long subject line" failed to apply to 9.5-stable tree' ]
+	grep -q '^The patch below does not apply to the 9.5-stable tree (KSRC, Linux 4.19.48)\.$' "$f"
+	grep -qx 'does not apply to b.c (Hunk #1 FAILED at 1).' "$f"
+	grep -q 'stablegate applied it with patch -p1 -F0 (no fuzz): 0002-b.patch$' "$f"
+	grep -qx 'git cherry-pick -x 2222222222222222222222222222222222222222' "$f"
+	grep -qx 'git fetch https://git.kernel.org/pub/scm/linux/kernel/git/stable/linux.git/ linux-9.5.y' "$f"
+	grep -qx "make branch=9.5 validate KSRC=$K SERIES=$c" "$f"
+	grep -qx 'Stable-dep-of: 3333333333333 ("b: the rework")' "$f"
+	grep -qx '+b3' "$f"
+	j=$d/result.json
+	jq -e --arg c "$c" '.verdict == "INCONCLUSIVE" and .series.candidate == $c and .failed_mail == "FAILED.txt"
+		and .series.patches == ["0001-a.patch", "0002-b.patch"] and (.series.in_tree | not)
+		and .series.baseline == "tree as shipped, without the candidate"' "$j"
+	grep -q "^Series: candidate $c, 2 patches" "$d/summary.md"
+	grep -q 'baseline: 0 patches applied' "$d/baseline/series.log"	# the branch's own 0001-x is not applied
+	result "$(head -n 1 "$f") | $(sed -n 4p "$f")"
+
+	# the same two patches as an mbox behind a cover letter: the cover letter is dropped
+	{ printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nSubject: [PATCH 0/2] cover\n\ntwo fixes\n\n'
+	  cat "$c/0001-a.patch"; echo; cat "$c/0002-b.patch"; } > "$BATS_TEST_TMPDIR/c.mbox"
+	KSRC=$K SERIES=$BATS_TEST_TMPDIR/c.mbox run "$R/harness/validate" 9.5
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.5/latest
+	jq -e '.series.patches == ["0002.patch", "0003.patch"]' "$d/result.json"
+	grep -q 'stablegate applied it with patch -p1 -F0 (no fuzz): 0003.patch$' "$d/FAILED.txt"
+
+	# the good patch alone applies, and leaves no FAILED.txt
+	rm "$c/0002-b.patch"
+	KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.5
+	d=$R/reports/9.5/latest
+	grep -q '^series	patched	[0-9]*	ok' "$d/stages.tsv"
+	[ ! -f "$d/FAILED.txt" ]
+	SERIES=$BATS_TEST_TMPDIR/nosuch run "$R/harness/validate" 9.5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"SERIES=$BATS_TEST_TMPDIR/nosuch: no such directory or mbox"* ]]
+}
+
 @test "build error: the file and first error are named; the unbroken series then builds" {
 	fake_branch 9.5
 	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a1\n+#error broken by 0002\n' > "$R/backports/9.5/0002-y.patch"
