@@ -166,7 +166,7 @@ sg_candidate() {
 # sg_series_patches: the series' patches (the branch's, or SERIES='s), in
 # order, as paths. A candidate without a series file is taken by name.
 sg_series_patches() {
-	_d=${SG_SERIES_DIR:-$BRANCH_DIR}
+	_d=$SG_SERIES_DIR
 	if [ -f "$_d/series" ]; then
 		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$_d/|" "$_d/series"
 	elif [ "$_d" != "$BRANCH_DIR" ]; then
@@ -176,7 +176,7 @@ sg_series_patches() {
 
 # sg_series_hash: a short hash over the series order and patch contents.
 sg_series_hash() {
-	{ cat "${SG_SERIES_DIR:-$BRANCH_DIR}/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
 		sha256sum | cut -c1-12
 }
 

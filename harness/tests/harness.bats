@@ -229,7 +229,7 @@ make_run() {
 	[ "$(jq '.comparison.fixes | length' "$j")" -eq 1 ]
 	[ "$(jq -r .accelerator "$j")" = tcg ]
 	grep -q '^\*\*Verdict: SAFE\*\*' "$BATS_TEST_TMPDIR/r/summary.md"
-	grep -q '^stablegate 6.1: SAFE — 0 regressions, 1 fixes' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^stablegate 6.1: SAFE — 0 regressions, 1 fix,' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
