@@ -5,6 +5,7 @@
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
+#   make report RUN=reports/6.1/<run>  re-render a run's reports from its logs (no boot)
 #   make branches                   list the known branches
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 
@@ -12,17 +13,17 @@ SHELL := /bin/sh
 # The checkout, for harness/lib.sh when a recipe sources it.
 export SG_ROOT := $(CURDIR)
 PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
-	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck
+	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils
 
 # Every shell file of the harness: the stages, lib.sh, defaults.sh, the
 # guest's init, the tests (.shellcheckrc says which checks are off and why).
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate prefixes check lint bench-soak branches suites clean help
+.PHONY: setup validate prefixes report check lint bench-soak branches suites clean help
 
 help:
-	@sed -n '2,9s/^# \{0,1\}//p' Makefile
+	@sed -n '2,10s/^# \{0,1\}//p' Makefile
 
 setup:
 	apt-get update -q
@@ -33,6 +34,9 @@ validate:
 
 prefixes:
 	@harness/prefixes "$(branch)"
+
+report:
+	@harness/report $(RUN)
 
 branches:
 	@. harness/lib.sh && sg_branches

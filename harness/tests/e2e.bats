@@ -31,6 +31,10 @@ setup_file() {
 	jq -e '.variants.patched.soak | all(.ops_per_sec != null and .ops != null)' "$j"
 	grep -q '^## Where the patched kernel differs from mainline' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Evidence for the review reply' "$ROOT/reports/6.1/latest/summary.md"
+	# junit.xml: the schema, and one testcase per result plus each kernel's console case
+	x=$ROOT/reports/6.1/latest/junit.xml
+	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
+	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '[.variants[] | .tests | length + 1] | add' "$j")" ]
 	cp "$j" "$BATS_FILE_TMPDIR/first.json"
 }
 

@@ -232,6 +232,39 @@ make_run() {
 	grep -q '^stablegate 6.1: SAFE — 0 regressions, 1 fix,' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
+@test "report: junit.xml passes the XSD: a testsuite per kernel, failures and skips with their reason, kernel failures as a failed console case" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" fail pass
+	printf 'syscall\tc.tmpfs\tskip\tswapon refused on tmpfs: EINVAL\n' >> "$r/patched/results.tsv"
+	printf 'warn\tWARNING: at a.c:1 <x> & y | RIP: f\n' > "$r/patched/failures.tsv"
+	run "$H/report" "$r"
+	[ "$status" -eq 0 ]
+	x=$r/junit.xml xsd=$ROOT/harness/programs/junit.xsd
+	xmllint --noout --schema "$xsd" "$x"
+	q() { xmllint --xpath "$1" "$x"; }
+	[ "$(q 'count(/testsuites/testsuite)')" = 2 ]
+	[ "$(q 'string(/testsuites/@tests)')" = 7 ] && [ "$(q 'string(/testsuites/@failures)')" = 2 ]
+	b='/testsuites/testsuite[@name="stablegate.6.1.baseline"]' p='/testsuites/testsuite[@name="stablegate.6.1.patched"]'
+	[ "$(q "string($b/@tests)") $(q "string($b/@failures)") $(q "string($b/@skipped)") $(q "string($b/@time)")" = "3 1 0 3" ]
+	[ "$(q "count($b/testcase[@name='a.xfs']/failure)")" = 1 ]
+	[ "$(q "string($b/properties/property[@name='verdict']/@value)")" = UNSAFE ]
+	[ "$(q "string($p/@tests)") $(q "string($p/@failures)") $(q "string($p/@skipped)")" = "4 1 1" ]
+	[ "$(q "string($p/testcase[@name='c.tmpfs']/skipped/@message)")" = 'swapon refused on tmpfs: EINVAL' ]
+	[ "$(q "string($p/testcase[@classname='stablegate.kernel']/failure)")" = 'warn: WARNING: at a.c:1 <x> & y | RIP: f' ]
+	[ "$(q "count($b/testcase[@classname='stablegate.kernel']/failure)")" = 0 ]
+	# make report RUN= renders the same outputs again from the run's logs
+	cp "$r/result.json" "$r/junit.xml" "$BATS_TEST_TMPDIR/"
+	make -C "$ROOT" -s report RUN="$r"
+	cmp "$r/result.json" "$BATS_TEST_TMPDIR/result.json" && cmp "$x" "$BATS_TEST_TMPDIR/junit.xml"
+	# the schema can fail: a testsuite without its counts, or a failure outside a testcase
+	sed 's/ tests="4"//' "$x" > "$r/bad1.xml"
+	run xmllint --noout --schema "$xsd" "$r/bad1.xml"
+	[ "$status" -ne 0 ]
+	sed 's|<properties>|<failure/><properties>|' "$x" > "$r/bad2.xml"
+	run xmllint --noout --schema "$xsd" "$r/bad2.xml"
+	[ "$status" -ne 0 ]
+}
+
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass fail
 	run "$H/report" "$BATS_TEST_TMPDIR/r"

@@ -1,0 +1,48 @@
+# harness/report: junit.xml from result.json (jq -r -f junit.jq result.json),
+# in the JUnit shape xfstests-bld's kvm-xfstests writes and Jenkins-style
+# dashboards read (harness/programs/junit.xsd is what make check holds it to):
+#   <testsuites> with one <testsuite> per kernel that ran (baseline, patched);
+#   one <testcase classname="stablegate.SUITE" name="CASE"> per result, with
+#   <failure message=...> when it failed and <skipped message=...> when it
+#   was skipped; and one testcase "stablegate.kernel"/"console" per kernel,
+#   failed with every kernel, boot or harness failure the console and the
+#   logs showed (oops, WARN, hung task, boot hang, a suite that bailed out),
+#   one per line.
+def x: tostring | @html;
+def attrs(o): o | to_entries | map(" \(.key)=\"\(.value | x)\"") | join("");
+def case_failures: ["test-fail", "corruption"];
+. as $r
+| [.variants[] | select(.present and (.skipped | not))] as $vs
+| [$vs[] | . as $v | {v: $v,
+    other: [$v.failures[] | select(.kind as $k | case_failures | index($k) | not)]}] as $runs
+| "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+  "<testsuites\(attrs({name: "stablegate.\($r.branch)",
+    tests: ([$runs[] | (.v.tests | length) + 1] | add // 0),
+    failures: ([$runs[] | ([.v.tests[] | select(.status == "fail")] | length)
+                + (if (.other | length) > 0 then 1 else 0 end)] | add // 0)}))>",
+  ($runs[] | .v as $v | .other as $other
+   | ([$v.tests[] | select(.status == "fail")] | length) as $failed
+   | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\($v.name)",
+       tests: (($v.tests | length) + 1),
+       failures: ($failed + (if ($other | length) > 0 then 1 else 0 end)),
+       errors: 0,
+       skipped: ([$v.tests[] | select(.status == "skip")] | length),
+       time: ($v.boot.BOOT_SECONDS // 0),
+       timestamp: ($r.started // ""), hostname: "qemu-\($r.accelerator // "none")"}))>",
+     "    <properties>",
+     ({branch: $r.branch, run: $r.run_id, variant: $v.name, verdict: $r.verdict,
+       tree: "\($r.tree.package // $r.tree.source) \($r.tree.version // "")",
+       kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed}
+      | to_entries[] | "      <property\(attrs({name: .key, value: .value}))/>"),
+     "    </properties>",
+     ($v.tests[]
+      | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))"
+        + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: "fail"}))/>\n    </testcase>"
+           elif .status == "skip" then ">\n      <skipped\(attrs({message: .reason}))/>\n    </testcase>"
+           else "/>" end)),
+     "    <testcase classname=\"stablegate.kernel\" name=\"console\""
+       + (if ($other | length) == 0 then "/>"
+          else ">\n      <failure\(attrs({message: "\($other | length) kernel, boot or harness failures: \([$other[].kind] | unique | join(", "))", type: "kernel"}))>"
+               + ([$other[] | "\(.kind): \(.detail)" | x] | join("\n")) + "</failure>\n    </testcase>" end),
+     "  </testsuite>"),
+  "</testsuites>"
