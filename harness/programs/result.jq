@@ -32,7 +32,8 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   new_skips: (if $have_base then [$p | to_entries[] | .value | select(.status == "skip" and ($b[key].status // "skip") != "skip")] else [] end),
   known_divergences: [$pfail[] | select($known[key]) | . + {why: $known[key].reason, evidence: $known[key].evidence}],
   unexplained: [$pfail[] | select($known[key] | not)
-                | . + {baseline: ($b[key].status // (if $have_base then "absent" else "not run" end))}],
+                | . + {baseline: ($b[key].status // (if $have_base then "absent" else "not run" end)),
+                       baseline_reason: ($b[key].reason // null)}],
   corruption: [$patched.failures[] | select(.kind == "corruption")],
   kernel_failures: ($patched | kernel),
   baseline_kernel_failures: ($baseline | kernel),

@@ -25,7 +25,9 @@ def row(v): v.name as $n | (.totals[$n] // null) as $t
 "## Where the patched kernel differs from mainline",
 "",
 (if n(.comparison.unexplained + .comparison.known_divergences) == 0 then "- nowhere: every case gives mainline's result" else
- (.comparison.unexplained[] | "- `\(.suite)/\(.name)`: \(.reason)" + (if .baseline == "fail" then " — also fails on baseline: present without the series, not caused by it" else "" end)),
+ (.comparison.unexplained[] | "- `\(.suite)/\(.name)`: \(.reason)" + (if .baseline != "fail" then ""
+  elif .baseline_reason == .reason then " — also fails on baseline, the same way: present without the series, not caused by it"
+  else " — fails on baseline too, but differently (baseline: \(.baseline_reason)), so the baseline does not show whether the series causes this failure" end)),
  (.comparison.known_divergences[] | "- `\(.suite)/\(.name)` (known divergence: \(.why)): \(.reason)") end),
 "",
 "## Results",
@@ -69,9 +71,12 @@ row(.variants.baseline), row(.variants.patched),
 (.totals | to_entries[] | "\(.key): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
 (.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
 (if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),
-([.comparison.unexplained[] | select(.baseline == "fail")] as $pre | [.comparison.unexplained[] | select(.baseline != "fail")] as $new
+([.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason == .reason)] as $pre
+ | [.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason != .reason)] as $other
+ | [.comparison.unexplained[] | select(.baseline != "fail")] as $new
  | (if n($new) > 0 then "Differs from mainline: " + names($new) else empty end),
-   (if n($pre) > 0 then "Differs from mainline with and without the series (pre-existing): " + names($pre) else empty end)),
+   (if n($pre) > 0 then "Differs from mainline with and without the series (pre-existing): " + names($pre) else empty end),
+   (if n($other) > 0 then "Differs from mainline; fails on baseline too, but differently: " + names($other) else empty end)),
 (if n(.comparison.known_divergences) > 0 then "Known divergences (STABLE-POLICY.md): " + names(.comparison.known_divergences) else empty end),
 (if n(.dependencies) > 0 then "Dependencies: " + ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")) + (if n(.comparison.missing_deps) > 0 then " — missing: " + (.comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) else empty end),
 (if .findings_on_record.count > 0 then "Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" else empty end),

@@ -265,6 +265,23 @@ make_run() {
 	[ "$status" -ne 0 ]
 }
 
+@test "report: a failure on both kernels is pre-existing only when baseline fails the same way" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" fail fail
+	printf 'syscall\ta.xfs\tfail\top 9 off 1\nsyscall\tb.xfs\tpass\t\n' > "$r/patched/results.tsv"
+	printf 'syscall\ta.xfs\tfail\top 9 off 1\nsyscall\tb.xfs\tpass\t\n' > "$r/baseline/results.tsv"
+	"$H/report" "$r"
+	grep -qF -- '- `syscall/a.xfs`: op 9 off 1 — also fails on baseline, the same way' "$r/summary.md"
+	grep -qx 'Differs from mainline with and without the series (pre-existing): `syscall/a.xfs`' "$r/summary.md"
+	printf 'syscall\ta.xfs\tfail\top 2 off 5\nsyscall\tb.xfs\tpass\t\n' > "$r/baseline/results.tsv"
+	"$H/report" "$r"
+	grep -qF -- '- `syscall/a.xfs`: op 9 off 1 — fails on baseline too, but differently (baseline: op 2 off 5)' "$r/summary.md"
+	grep -qx 'Differs from mainline; fails on baseline too, but differently: `syscall/a.xfs`' "$r/summary.md"
+	run grep -q 'pre-existing' "$r/summary.md"
+	[ "$status" -ne 0 ]
+	[ "$(jq -r .verdict "$r/result.json")" = UNSAFE ]
+}
+
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass fail
 	run "$H/report" "$BATS_TEST_TMPDIR/r"
