@@ -24,6 +24,9 @@
 : "${SOAK_ARGS:=}"       # extra sg-soak options, e.g. "--disable dread"
 : "${SOAK_REPLAY:=}"     # a saved soak op log to replay instead of a new soak
 : "${SOAK_REPLAY_FS:=xfs}"  # the filesystem SOAK_REPLAY runs on (xfs or ext4)
+: "${EVIDENCE:=0}"       # 1: also boot every prefix of the series (per-patch proof; make evidence)
+: "${EVIDENCE_SUITES:=syscall}"  # the suites each prefix runs (evidence, bisection)
+: "${BISECT:=1}"         # 0: do not bisect a regression over the prefixes
 
 # -- the VM (harness/boot) --
 : "${ACCEL:=}"           # kvm or tcg; empty: KVM only when it really works

@@ -189,10 +189,19 @@ sg_manifest() {
 		-type f -printf '%P\t%i\t%s\t%T@\n' | LC_ALL=C sort
 }
 
-# sg_deps_rows DEPS.TSV: its data rows (header, comments and blank lines
-# dropped), in the order harness/deps answers them.
+# sg_deps_rows: the series' dependency rows, in the order harness/deps
+# answers them: its deps.tsv's data rows (header, comments and blank lines
+# dropped), then for a candidate the commits its patches name themselves
+# (harness/programs/candidate-deps.awk).
 sg_deps_rows() {
-	tail -n +2 "$1" | grep -v '^#' | grep . || true
+	_t=$SG_SERIES_DIR/deps.tsv
+	[ ! -f "$_t" ] || tail -n +2 "$_t" | grep -v '^#' | grep . || true
+	[ "$SG_SERIES_DIR" = "$BRANCH_DIR" ] && return 0
+	[ -f "$_t" ] || _t=/dev/null
+	_b=$BRANCH_DIR/deps.tsv
+	[ -f "$_b" ] || _b=/dev/null
+	# shellcheck disable=SC2046 # one word per patch path (sg_candidate: never empty)
+	awk -F'\t' -f "$SG_PROGRAMS/candidate-deps.awk" "$_t" "$_b" $(sg_series_patches)
 }
 
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).
@@ -207,6 +216,22 @@ sg_getenv() { # sg_getenv FILE KEY
 }
 
 sg_now() { date +%s; }
+
+# sg_run_stage NAME VARIANT LOG CMD...: run one stage of a run, time it and
+# keep its log: stderr (progress, errors) goes live to the terminal and into
+# LOG, stdout into LOG.out; a line in RUN_DIR/stages.tsv, and a failed
+# stage's error line in RUN_DIR/stage-errors.txt. Returns the stage's status.
+sg_run_stage() {
+	_n=$1 _v=$2 _log=$3; shift 3
+	sg_log "== $_n${_v:+ ($_v)}"
+	_t0=$(sg_now)
+	{ _rc=0; "$@" 2>&1 > "$_log.out" || _rc=$?; echo $_rc > "$_log.rc"; } | tee "$_log" >&2
+	_rc=$(cat "$_log.rc"); rm -f "$_log.rc"
+	_st=ok; [ "$_rc" = 0 ] || _st="failed($_rc)"
+	printf '%s\t%s\t%s\t%s\n' "$_n" "${_v:--}" "$(( $(sg_now) - _t0 ))" "$_st" >> "$RUN_DIR/stages.tsv"
+	[ "$_rc" = 0 ] || grep -h 'error:' "$_log" | tail -n 1 | sed "s/^/$_n${_v:+ $_v}: /" >> "$RUN_DIR/stage-errors.txt"
+	return "$_rc"
+}
 
 # sg_progress LABEL PID [LOG]: while PID runs, print elapsed time (and the last
 # line of LOG) every SG_PROGRESS_SECS seconds, so long stages show life.

@@ -1,7 +1,7 @@
 # harness/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline and the verdict under STABLE-POLICY.md.
 # jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
-# findings deps kconfig_branch deps_base deps_patched, --arg findings_at
+# findings deps kconfig_branch deps_base deps_patched steps masked bisect, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
@@ -16,18 +16,48 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
 # missing from the patched tree.
 | [range(0; $deps | length) as $i | $deps[$i]
    | ($deps_base[$i].result // null) as $b | ($deps_patched[$i].result // null) as $p
-   | (if $p == null then "not probed"
+   | (if $p == null or $p == "unprobed" then "not probed"
       elif $p != "match" then "missing"
       elif $b == "match" then "present"
       elif .status == "present" then "carried"
       else .status end) as $st
    | {commit, subject, claimed: .status, patch, why, status: $st,
       baseline: ($b // "not probed"), patched: ($p // "not probed"),
-      claim_holds: ($st == .status or ($b == null and $st != "missing")),
+      claim_holds: ($st == .status or $st == "not probed" or ($b == null and $st != "missing")),
       failed_probe: ($deps_patched[$i].failed // "")}] as $depres
+# Per-patch proof: patch K is judged on the cases prefixes K-1 and K both
+# ran (prefix 0 = baseline, N = patched, the others from harness/evidence).
+| def usable: .present and (.skipped | not) and ((.tests // []) | length) > 0;
+  ($patches | length) as $np
+| ([{k: 0, v: $baseline}] + [$steps[] | {k: (.name | ltrimstr("prefix-") | tonumber), v: .}] + [{k: $np, v: $patched}]
+   | map({(.k | tostring): .v}) | add) as $at
+| ($masked | map({(.number): .reason}) | add // {}) as $why
+| [range(1; $np + 1) as $k | $patches[$k - 1] as $name
+   | $at[($k - 1) | tostring] as $a | $at[$k | tostring] as $c
+   | if ($a | usable) and ($c | usable) then
+       ($a.tests | bykey) as $ta | ($c.tests | bykey) as $tc
+       | [$tc | to_entries[] | select($ta[.key].status == "fail" and .value.status == "pass") | .key] as $flips
+       | ($a | kernel | map(.detail)) as $ka
+       | ([$tc | to_entries[] | select($ta[.key].status == "pass" and .value.status == "fail") | .key]
+          + [$c | kernel[] | select(.detail as $d | $ka | index([$d]) | not) | "\(.kind): \(.detail)"]) as $breaks
+       | {k: $k, patch: $name, flips: $flips, breaks: $breaks,
+          status: (if ($breaks | length) > 0 then "harmful" elif ($flips | length) > 0 then "proven" else "masked" end),
+          reason: (if ($breaks + $flips | length) > 0 then null
+                   else $why["000\($k)"[-4:]] // "no case flips, and NOTES.md gives no reason" end),
+          compared: [$tc | keys[] | select($ta[.])] | length}
+     else {k: $k, patch: $name, status: "not run", flips: [], breaks: [], compared: 0,
+           reason: "prefix \(if ($a | usable) then $k else $k - 1 end) has no results"}
+     end] as $proof
+| ($bisect | map({(.suite + "/" + .name): .}) | add // {}) as $bis
 | [$p | to_entries[] | select(.value.status == "fail") | .value] as $pfail
 | {
-  regressions: (if $have_base then [$pfail[] | select($b[key].status == "pass")] else [] end),
+  regressions: (if $have_base then [$pfail[] | select($b[key].status == "pass")
+    | (key as $kk | $bis[$kk]) as $x
+    | if $x then . + {introduced_by: {k: ($x.k | tonumber), patch: $x.patch,
+        booted: ($x.booted | split(" ") | map(select(. != ""))),
+        commands: ["prefix-\(($x.k | tonumber) - 1)  # last good", "prefix-\($x.k)  # first bad: + \($x.patch)"]
+          | map("SUITES=\($x.suite) harness/kernel reports/\($env.BRANCH)/\($env.RUN_ID) " + .)}}
+      else . end] else [] end),
   fixes: (if $have_base then [$b | to_entries[] | .value | select(.status == "fail" and $p[key].status == "pass")] else [] end),
   new_skips: (if $have_base then [$p | to_entries[] | .value | select(.status == "skip" and ($b[key].status // "skip") != "skip")] else [] end),
   known_divergences: [$pfail[] | select($known[key]) | . + {why: $known[key].reason, evidence: $known[key].evidence}],
@@ -39,7 +69,8 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   baseline_kernel_failures: ($baseline | kernel),
   missing_deps: [$depres[] | select(.status == "missing")]
 } as $cmp
-| ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot")]
+| ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect"
+                        and (.variant | startswith("prefix-") | not))]
    + [[$baseline, $patched][] | select(.present and (.skipped | not) and (.boot.BOOT_STATUS // "none") != "ok")
       | {stage: "boot", variant: .name, status: (.boot.BOOT_STATUS // "not run")}]
    + [[$baseline, $patched][] | .name as $v | harness_errors[]
@@ -74,6 +105,11 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
            | {(.name): {passed: count("pass"), failed: count("fail"), skipped: count("skip"),
                         kernel_failures: (kernel | length)}}) | add // {}),
   comparison: $cmp,
+  evidence: {steps: [$at | to_entries[] | .value as $v | select($v.present)
+                     | {k: (.key | tonumber), variant: $v.name, boot: ($v.boot.BOOT_STATUS // "not run"),
+                        passed: ($v | count("pass")), failed: ($v | count("fail")), skipped: ($v | count("skip"))}]
+                    | sort_by(.k),
+             patches: $proof},
   dependencies: $depres,
   broken_stages: $broken,
   findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end)},

@@ -22,6 +22,19 @@ def row(v): v.name as $n | (.totals[$n] // null) as $t
 "- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
 "- New skips: \(names(.comparison.new_skips))" end),
 "",
+(if n(.comparison.regressions | map(select(.introduced_by))) > 0 then
+ "Bisected over the prefixes of the series:", "",
+ (.comparison.regressions[] | select(.introduced_by) | .introduced_by as $i
+  | "- `\(.suite)/\(.name)` first fails with patch \($i.k), `\($i.patch)` (prefixes booted: \($i.booted | join(", ") | if . == "" then "none" else . end)); to reproduce that step alone:",
+    "  ```", ($i.commands[] | "  " + .), "  ```"), "" else empty end),
+"## Per-patch proof",
+"",
+"Each patch judged on the cases the prefixes before and after it both ran\(if n(.evidence.steps) < n(.series.patches) + 1 then " (only baseline and patched were booted: `make branch=\(.branch) evidence` boots every prefix)" else "" end).",
+"",
+"| patch | status | cases flipped | broken | why |",
+"|---|---|---|---|---|",
+(.evidence.patches[] | "| \(.patch) | **\(.status)** | \(if n(.flips) > 0 then "\(n(.flips)): " + (.flips | map("`" + . + "`") | join(", ")) else "0" end) | \(if n(.breaks) > 0 then (.breaks | map("`" + . + "`") | join(", ")) else "" end) | \(.reason // "") |"),
+"",
 "## Where the patched kernel differs from mainline",
 "",
 (if n(.comparison.unexplained + .comparison.known_divergences) == 0 then "- nowhere: every case gives mainline's result" else

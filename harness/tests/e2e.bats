@@ -38,6 +38,32 @@ setup_file() {
 	cp "$j" "$BATS_FILE_TMPDIR/first.json"
 }
 
+@test "a candidate that drops the EOVERFLOW check: UNSAFE, and bisection names that patch" {
+	# fixtures/eoverflow-6.1: a comment, the harmful patch, a comment
+	c=$ROOT/harness/tests/fixtures/eoverflow-6.1
+	SERIES=$c SUITES=syscall run make -C "$ROOT" -s branch=6.1 validate
+	echo "$output" | tail -n 15
+	[ "$status" -eq 0 ]
+	d=$ROOT/reports/6.1/latest
+	j=$d/result.json
+	bad=0002-vfs-drop-the-copy_file_range-wrap-check.patch
+	jq -e '.verdict == "UNSAFE" and .series.candidate != null' "$j"
+	# every regression is a case pinning the wrap check, and each is bisected to 0002
+	jq -r '.comparison.regressions[] | "\(.name) \(.introduced_by.k) \(.introduced_by.patch)"' "$j"
+	jq -e '[.comparison.regressions[].name | select(test("^cfr_overflow_in[.]"))] | length == 3' "$j"
+	jq -e --arg p "$bad" '.comparison.regressions | all(.introduced_by.patch == $p and .introduced_by.k == 2
+		and (.name | test("^cfr_(overflow_in|overflow_out|neg_wrap)[.]")))' "$j"
+	# two prefixes were booted for the first case, none for the others
+	jq -e '.comparison.regressions | map(.introduced_by.booted | length) | add == 2' "$j"
+	jq -e '.comparison.regressions[0].introduced_by.commands[1] | test("harness/kernel reports/6.1/[0-9TZ]+ prefix-2  # first bad")' "$j"
+	grep -q '^bisect	-	[0-9]*	ok' "$d/stages.tsv"
+	# with every prefix booted, each patch has its proof: only 0002 breaks anything
+	jq -e '[.evidence.patches[].status] == ["masked", "harmful", "masked"]' "$j"
+	jq -e '.evidence.patches[1].breaks | index("syscall/cfr_overflow_in.xfs")' "$j"
+	jq -e '.evidence.patches[0].reason == "no case flips, and NOTES.md gives no reason"' "$j"
+	grep -q "first fails with patch 2, \`$bad\`" "$d/summary.md"
+}
+
 @test "a second run reuses the extracted tree and the build dirs" {
 	[ -f "$BATS_FILE_TMPDIR/first.json" ] || skip "first run failed"
 	SUITES=smoke run make -C "$ROOT" -s branch=6.1 validate

@@ -271,12 +271,22 @@ mail_patch() {
 	jq -e '.series.patches == ["0002.patch", "0003.patch"]' "$d/result.json"
 	grep -q 'stablegate applied it with patch -p1 -F0 (no fuzz): 0003.patch$' "$d/FAILED.txt"
 
-	# the good patch alone applies, and leaves no FAILED.txt
+	# the good patch alone applies, and leaves no FAILED.txt; the commits the
+	# candidate names are its dependencies, probed where a deps.tsv row of
+	# the branch has a probe for them
 	rm "$c/0002-b.patch"
-	KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.5
+	printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n1111111111111111\ta: one\tcarried\t0001\ta.c:^a2$\tt\n' > "$R/backports/9.5/deps.tsv"
+	mail_patch "$c/0002-c.patch" '[PATCH] c: three' 'commit 4444444444444444444444444444444444444444 upstream.\n\nDepends-on: 5555555555555 ("c: the base")' \
+		'--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-x\n+y\n'
+	KSRC=$K SERIES=$c run "$R/harness/validate" 9.5
 	d=$R/reports/9.5/latest
 	grep -q '^series	patched	[0-9]*	ok' "$d/stages.tsv"
 	[ ! -f "$d/FAILED.txt" ]
+	jq -c ".dependencies[] | [.commit, .claimed, .status, .baseline, .patched]" "$d/result.json" >&3
+	jq -e '[.dependencies[] | [.commit, .claimed, .status]] == [["111111111111", "carried", "carried"],
+		["444444444444", "carried", "not probed"], ["555555555555", "present", "not probed"]]' "$d/result.json"
+	jq -e '.dependencies[0].baseline == "nomatch" and .dependencies[0].patched == "match"
+		and (.dependencies[2].subject == "c: the base")' "$d/result.json"
 	SERIES=$BATS_TEST_TMPDIR/nosuch run "$R/harness/validate" 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"SERIES=$BATS_TEST_TMPDIR/nosuch: no such directory or mbox"* ]]

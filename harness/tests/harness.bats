@@ -405,7 +405,8 @@ series_in_tree=no'
 	cd "$ROOT"
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
-		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/lib.sh \
+		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/kernel \
+		harness/evidence harness/bisect harness/lib.sh \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
@@ -455,4 +456,40 @@ C
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"# Totals: pass:1 fail:0 xfail:0 xpass:0 skip:1 error:0"* ]]
 	[[ "$output" == *"# Planned tests != run tests (3 != 2)"* ]]
+}
+
+@test "report: each patch is proven, masked (with NOTES.md's reason) or harmful, from the prefixes booted" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" fail pass	# 6.1's series: 9 patches; a.xfs fixed, b.xfs passes on both
+	# the prefixes: 0003 fixes a.xfs; 0005 breaks b.xfs and 0006 repairs it;
+	# prefix-7 was not booted
+	for k in 1 2 3 4 5 6 8; do
+		mkdir -p "$r/prefix-$k"
+		cp "$r/baseline/boot.env" "$r/baseline/failures.tsv" "$r/prefix-$k/"
+		a=fail b=pass
+		[ $k -lt 3 ] || a=pass
+		[ $k != 5 ] || b=fail
+		printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\t%s\t\n' $a $b > "$r/prefix-$k/results.tsv"
+	done
+	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-8/failures.tsv"
+	run "$H/report" "$r"
+	[ "$status" -eq 0 ]
+	j=$r/result.json
+	jq -r '.evidence.patches[] | "\(.k) \(.status) \(.flips) \(.breaks)"' "$j"
+	[ "$(jq -r '[.evidence.patches[].status] | join(" ")' "$j")" = \
+		"masked masked proven masked harmful proven not run not run masked" ]
+	jq -e '.evidence.patches[2].flips == ["syscall/a.xfs"] and .evidence.patches[4].breaks == ["syscall/b.xfs"]
+		and .evidence.patches[5].flips == ["syscall/b.xfs"]' "$j"
+	# 0009 is judged on prefix-8, whose WARN it does not bring; 0008 would be
+	[ "$(jq -r '.evidence.patches[6].reason' "$j")" = "prefix 7 has no results" ]
+	# 0001's reason is the "Flips: **none, masked**" paragraph of 6.1's NOTES.md
+	jq -e '.evidence.patches[0].reason | test("^on 6.1 ")' "$j"
+	jq -e '.evidence.patches[1].reason == "no case flips, and NOTES.md gives no reason"' "$j"
+	[ "$(jq -r .verdict "$j")" = SAFE ]	# the verdict rests on baseline and patched
+	[ "$(jq '.evidence.steps | length' "$j")" = 9 ]
+	grep -q '^| 0005-vfs-vfs_dedupe_file_range-doesn-t-return-EOPNOTSUPP.patch | \*\*harmful\*\* | 0 | `syscall/b.xfs` |' "$r/summary.md"
+	# a prefix with a kernel failure its predecessor lacks makes the patch harmful
+	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-6/failures.tsv"
+	"$H/report" "$r"
+	jq -e '.evidence.patches[5].status == "harmful" and .evidence.patches[5].breaks == ["warn: WARNING: at x.c:1 | RIP: f"]' "$j"
 }
