@@ -24,8 +24,8 @@ def row(v): v.name as $n | (.totals[$n] // null) as $t
 "",
 (if n(.comparison.regressions | map(select(.introduced_by))) > 0 then
  "Bisected over the prefixes of the series:", "",
- (.comparison.regressions[] | select(.introduced_by) | .introduced_by as $i
-  | "- `\(.suite)/\(.name)` first fails with patch \($i.k), `\($i.patch)` (prefixes booted: \($i.booted | join(", ") | if . == "" then "none" else . end)); to reproduce that step alone:",
+ ([.comparison.regressions[] | select(.introduced_by)] | group_by(.introduced_by.k)[] | .[0].introduced_by as $i
+  | "- patch \($i.k), `\($i.patch)`, is the first with which \(names(.)) fail\(if length == 1 then "s" else "" end) (prefixes booted: \([.[].introduced_by.booted[]] | unique | join(", ") | if . == "" then "none" else . end)); to reproduce that step alone:",
     "  ```", ($i.commands[] | "  " + .), "  ```"), "" else empty end),
 "## Per-patch proof",
 "",
@@ -84,6 +84,8 @@ row(.variants.baseline), row(.variants.patched),
 (.totals | to_entries[] | "\(.key): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
 (.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
 (if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),
+([.comparison.regressions[] | select(.introduced_by)] | group_by(.introduced_by.k)[]
+ | "Bisected: \(length | plural("regression")) first with patch \(.[0].introduced_by.k), \(.[0].introduced_by.patch)"),
 ([.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason == .reason)] as $pre
  | [.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason != .reason)] as $other
  | [.comparison.unexplained[] | select(.baseline != "fail")] as $new

@@ -61,7 +61,7 @@ setup_file() {
 	jq -e '[.evidence.patches[].status] == ["masked", "harmful", "masked"]' "$j"
 	jq -e '.evidence.patches[1].breaks | index("syscall/cfr_overflow_in.xfs")' "$j"
 	jq -e '.evidence.patches[0].reason == "no case flips, and NOTES.md gives no reason"' "$j"
-	grep -q "first fails with patch 2, \`$bad\`" "$d/summary.md"
+	grep -q "^- patch 2, \`$bad\`, is the first with which \`syscall/cfr_overflow_in.xfs\`, " "$d/summary.md"
 }
 
 @test "a second run reuses the extracted tree and the build dirs" {
