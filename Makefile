@@ -5,7 +5,7 @@
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
-#   make report RUN=reports/6.1/<run>  re-render a run's reports from its logs (no boot)
+#   make report RUN=reports/6.1/<run>  re-render a run's reports: from its logs, or its result.json alone (no boot)
 #   make branches                   list the known branches
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 

@@ -1,7 +1,7 @@
 # harness/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline and the verdict under STABLE-POLICY.md.
 # jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
-# findings deps kconfig_branch deps_base deps_patched, --arg findings_at
+# findings deps kconfig_branch deps_base deps_patched patch_info, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
@@ -74,6 +74,11 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
            | {(.name): {passed: count("pass"), failed: count("fail"), skipped: count("skip"),
                         kernel_failures: (kernel | length)}}) | add // {}),
   comparison: $cmp,
+  # Each patch of the series as it names itself (harness/programs/patch-info.awk);
+  # its proof (status, flips, breaks, reason) is "not run" until prefixes are booted.
+  evidence: {patches: [range(0; $patches | length) as $i
+    | {k: ($i + 1), patch: $patches[$i]} + ($patch_info[$i] // {})
+      + {status: "not run", flips: [], breaks: [], reason: null}]},
   dependencies: $depres,
   broken_stages: $broken,
   findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end)},

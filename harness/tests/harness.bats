@@ -327,6 +327,110 @@ make_run() {
 	[ "$(jq '.totals.patched.kernel_failures' "$j")" -eq 0 ]
 }
 
+# series_patch FILE SUBJECT NOTE: a format-patch file (SUBJECT and NOTE, the
+# body's first paragraph, as printf %b strings) changing a.c.
+series_patch() {
+	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nSubject: %b\n\n%b\n\nSigned-off-by: A U Thor <a@example.org>\n---\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' "$2" "$3" > "$1"
+}
+# unfold FILE: review.txt with each wrapped line joined to the line it continues
+unfold() { awk '/^  / && n { sub(/^ +/, ""); l = l " " $0; next } { if (n) print l; l = $0; n = 1 } END { if (n) print l }' "$1"; }
+# too_wide FILE: the lines over 72 columns that hold more than one word
+too_wide() { awk 'length > 72 { w = $0; sub(/^[* ]+/, "", w); if (w ~ / /) print }' "$1"; }
+
+@test "report: review.txt names every patch with its subject and upstream commit, at most 72 columns" {
+	fake_repo 9.5 'tree=ksrc
+series_in_tree=yes'
+	D=$R/backports/9.5
+	# each form the branch patches name their upstream commit in
+	series_patch "$D/0001-a.patch" '[PATCH 9.5 1/4] a: one' '[ Upstream commit 1111111111111111111111111111111111111111 ]'
+	series_patch "$D/0002-b.patch" '[PATCH 9.5 2/4] b: a fix whose subject is long enough that\n git folds it onto a second header line' \
+		'[ Upstream: merged in 4.20 via c2aa1a444cab ("Merge tag\n  '\''xfs-4.20-merge-2'\''"), seed 008 ]'
+	series_patch "$D/0003-c.patch" '[PATCH AUTOSEL 9.5 3/4] c: three' 'commit 3333333333333333333333333333333333333333 upstream.'
+	series_patch "$D/0004-d.patch" '[PATCH 9.5 4/4] d: four' '[ Seed 004 (A U Thor).  The code comes from\n  0d41e1d28c2e ("xfs: update ctime") ]'
+	printf '%s\n' 0001-a.patch 0002-b.patch 0003-c.patch 0004-d.patch > "$D/series"
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" fail pass
+	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$r/env"
+	# a failure message with a word no line can hold
+	long=/reports/9.5/$(printf 'x%.0s' $(seq 80))/console.log
+	printf 'syscall\tc.xfs\tfail\tsee %s for the splat\n' "$long" >> "$r/patched/results.tsv"
+	run "$R/harness/report" "$r"
+	[ "$status" -eq 0 ]
+	t=$r/review.txt
+	cat "$t"
+	jq -e '[.evidence.patches[] | [.k, .patch, .subject, .upstream, .upstream_via, .release, .seed, .status, .flips, .breaks, .reason]] == [
+		[1, "0001-a.patch", "a: one", "1111111111111111111111111111111111111111", "commit", null, null, "not run", [], [], null],
+		[2, "0002-b.patch", "b: a fix whose subject is long enough that git folds it onto a second header line", "c2aa1a444cab", "merge", "4.20", "008", "not run", [], [], null],
+		[3, "0003-c.patch", "c: three", "3333333333333333333333333333333333333333", "commit", null, null, "not run", [], [], null],
+		[4, "0004-d.patch", "d: four", null, null, null, "004", "not run", [], [], null]]' "$r/result.json"
+	u=$(unfold "$t")
+	grep -qxF '* 0001 a: one (upstream 111111111111): not run' <<< "$u"
+	grep -qxF '* 0002 b: a fix whose subject is long enough that git folds it onto a second header line (upstream 4.20 merge c2aa1a444cab): not run' <<< "$u"
+	grep -qxF '* 0003 c: three (upstream 333333333333): not run' <<< "$u"
+	grep -qxF '* 0004 d: four (seed 004, no upstream commit of its own): not run' <<< "$u"
+	[ "$(grep -c '^\* 000[1-4] ' "$t")" = 4 ]
+	grep -qx 'Per-patch proof not run: only baseline and patched were booted.' "$t"
+	grep -qx '## Verdict' "$t"
+	grep -qxF '* syscall/c.xfs: see' "$t"
+	grep -qxF "  $long" "$t"	# unbroken, on a line of its own
+	# the width: only that line is over 72 columns
+	[ -z "$(too_wide "$t")" ]
+	[ "$(awk 'length > 72' "$t")" = "  $long" ]
+	[ "$(tail -n 2 "$t")" = "$(printf '## Full report\nreports/9.5/test/summary.md (result.json and junit.xml beside it)')" ]
+	# the check can fail
+	printf '%s\n' "$(printf 'a %.0s' $(seq 40))" > "$r/wide.txt"
+	[ -n "$(too_wide "$r/wide.txt")" ]
+}
+
+@test "report: a run dir holding only result.json renders summary.md, junit.xml and review.txt from it" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" fail pass
+	"$H/report" "$r"
+	a=$BATS_TEST_TMPDIR/archived
+	mkdir -p "$a" && cp "$r/result.json" "$a/"
+	run make -C "$ROOT" -s report RUN="$a"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"has no logs (env, stages.tsv): rendering from its result.json"* ]]
+	for f in result.json summary.md junit.xml review.txt; do cmp "$r/$f" "$a/$f"; done
+	[ "$(ls "$a" | tr '\n' ' ')" = "junit.xml result.json review.txt summary.md " ]
+	# nothing of this checkout is read: a branch it does not have renders too
+	jq '.branch = "nosuch"' "$r/result.json" > "$a/result.json"
+	cp "$a/result.json" "$BATS_TEST_TMPDIR/before.json"
+	"$H/report" "$a"
+	cmp "$a/result.json" "$BATS_TEST_TMPDIR/before.json"
+	[ "$(head -n 1 "$a/summary.md")" = '# stablegate nosuch: SAFE' ]
+	# the per-patch proof and the bisection, in the schema harness/evidence fills
+	jq '.evidence.patches = [
+		{k: 1, patch: "0001-a.patch", subject: "a: one", upstream: "1111111111111111111111111111111111111111", upstream_via: "commit", release: "4.20",
+		 status: "proven", flips: ["syscall/a.xfs", "syscall/b.xfs", "syscall/c.xfs"], breaks: [], reason: null},
+		{k: 2, patch: "0002-b.patch", subject: "b: two", upstream: null, seed: "004",
+		 status: "masked", flips: [], breaks: [], reason: "XFS converts post-EOF delalloc to unwritten extents"},
+		{k: 3, patch: "0003-c.patch", subject: "c: three", upstream: "3333333333333333333333333333333333333333", upstream_via: "merge", release: "4.20",
+		 status: "harmful", flips: [], breaks: ["syscall/d.xfs"], reason: null}]
+		| .comparison.regressions = [{suite: "syscall", name: "d.xfs", status: "fail", reason: "returned EINVAL",
+		   introduced_by: {k: 3, patch: "0003-c.patch", commands: ["SUITES=syscall harness/kernel reports/6.1/test prefix-2  # last good",
+		                                                         "SUITES=syscall harness/kernel reports/6.1/test prefix-3  # first bad: + 0003-c.patch"]}}]' \
+		"$BATS_TEST_TMPDIR/before.json" > "$a/result.json"
+	"$H/report" "$a"
+	t=$a/review.txt
+	cat "$t"
+	u=$(unfold "$t")
+	grep -qxF '* 0001 a: one (upstream 4.20 111111111111): proven, flips 3 cases (syscall/a.xfs, syscall/b.xfs, syscall/c.xfs)' <<< "$u"
+	grep -qxF '* 0002 b: two (seed 004, no upstream commit of its own): masked: XFS converts post-EOF delalloc to unwritten extents' <<< "$u"
+	grep -qxF '* 0003 c: three (upstream 4.20 merge 333333333333): harmful, breaks 1: syscall/d.xfs' <<< "$u"
+	# the bisection's commands, each on a line of its own that pastes, its comment before it
+	grep -A 6 -xF '* syscall/d.xfs: returned EINVAL' "$t" | diff - <(printf '%s\n' '* syscall/d.xfs: returned EINVAL' \
+		'  first fails with patch 0003 (0003-c.patch); to reproduce:' \
+		'    # last good' '    SUITES=syscall harness/kernel reports/6.1/test prefix-2' \
+		'    # first bad: + 0003-c.patch' '    SUITES=syscall harness/kernel reports/6.1/test prefix-3' '')
+	! grep -q 'Per-patch proof not run' "$t" || false
+	[ -z "$(too_wide "$t")" ]
+	# neither logs nor result.json: not a run directory
+	run "$H/report" "$BATS_TEST_TMPDIR/empty"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"is not a run directory (no env and stages.tsv, no result.json)"* ]]
+}
+
 # deps_branch CONF-ROWS...: a fake branch 9.5 with a one-patch series and
 # the given deps.tsv data rows (header added).
 deps_branch() {
