@@ -431,6 +431,47 @@ series_in_tree=yes'
 	[[ "$output" == *"is not a run directory (no env and stages.tsv, no result.json)"* ]]
 }
 
+@test "report: the reference (mainline) reads as one: no baseline, its failures mainline's own findings" {
+	fake_repo 9.5 'tree=ksrc'	# a copy of the repo; its mainline/ is the real one
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass fail
+	sed -i 's/^BRANCH=6.1/BRANCH=mainline/; s/^SERIES_IN_TREE=yes/SERIES_IN_TREE=no/' "$r/env"
+	rm "$r"/baseline/* && echo skipped > "$r/baseline/skipped"	# mainline has no series to take away
+	run "$R/harness/report" "$r"
+	[ "$status" -eq 0 ]
+	jq -e '.reference and .findings_on_record.items[0].id == "M1" and .verdict == "UNSAFE"' "$r/result.json"
+	s=$r/summary.md
+	cat "$s"
+	[ "$(head -n 1 "$s")" = '# stablegate mainline (the reference): UNSAFE' ]
+	grep -q '^\*\*Verdict: UNSAFE\*\* under STABLE-POLICY.md, for the reference: mainline itself fails 1 case: mainline.s own findings' "$s"
+	grep -qx '## No baseline: mainline is the reference' "$s"
+	grep -qx "## Mainline's own findings (cases mainline fails)" "$s"
+	grep -qx -- '- `syscall/a.xfs`: ' "$s"
+	grep -q 'On record in `mainline/findings.md`: M1 XFS: ' "$s"
+	grep -qx '| mainline | 1 | 1 | 0 | 0 | 3 s |' "$s"
+	run grep -nE 'ompared to baseline|iffers from mainline|tree as given|\| baseline \||\(patched\)|^patched:' "$s"
+	[ "$status" -eq 1 ]
+	t=$r/review.txt
+	cat "$t"
+	grep -q '^Results from stablegate (QEMU tcg, x86_64) on mainline, the reference:' "$t"
+	grep -qx "## Mainline's own findings (cases mainline fails)" "$t"
+	grep -qx '\* M1 XFS: O_DIRECT read across EOF fails with EIO after buffered writes (7.3-rc7)' <<< "$(unfold "$t")"
+	run grep -nE 'Test Regressions|Test Fixes|## Patches|iffers from mainline|^patched:' "$t"
+	[ "$status" -eq 1 ]
+	[ -z "$(too_wide "$t")" ]
+	x=$r/junit.xml
+	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
+	[ "$(xmllint --xpath 'count(/testsuites/testsuite)' "$x")" = 1 ]
+	p='/testsuites/testsuite[@name="stablegate.mainline.reference"]'
+	[ "$(xmllint --xpath "string($p/testcase[@name='a.xfs']/failure/@type)" "$x")" = mainline-finding ]
+	[ "$(xmllint --xpath "string($p/properties/property[@name='role']/@value)" "$x")" = reference ]
+	# reference= is checked like every branch.conf key
+	printf 'name=9.5\ntree=ksrc\nreference=maybe\n' > "$R/backports/9.5/branch.conf"
+	run "$R/harness/validate" 9.5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"branch.conf:3: reference must be yes or no, not \"maybe\""* ]]
+}
+
 # deps_branch CONF-ROWS...: a fake branch 9.5 with a one-patch series and
 # the given deps.tsv data rows (header added).
 deps_branch() {
