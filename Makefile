@@ -1,6 +1,7 @@
 # stablegate: validate a stable backport series on one branch.
 #   make setup                      install the host tools (Debian packages)
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
+#   make matrix                     reports/matrix.md and .json: the branches side by side, from their latest runs
 #   make check                      the harness's own tests (TAP, then a totals line)
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
@@ -20,10 +21,10 @@ PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate prefixes report check lint bench-soak branches suites clean help
+.PHONY: setup validate matrix prefixes report check lint bench-soak branches suites clean help
 
-help:
-	@sed -n '2,10s/^# \{0,1\}//p' Makefile
+help:	# the comment block above
+	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
 
 setup:
 	apt-get update -q
@@ -31,6 +32,9 @@ setup:
 
 validate:
 	@harness/validate "$(branch)"
+
+matrix:
+	@harness/matrix latest
 
 prefixes:
 	@harness/prefixes "$(branch)"

@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report validate prefixes; do
+	for s in tree config series deps build image boot scan report validate prefixes matrix; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
@@ -535,6 +535,35 @@ series_in_tree=no'
 	grep -q '| x1 | wrong claim | \*\*carried\*\* (deps.tsv says present) |' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
+@test "matrix: runs side by side, the reference first, and per case where a branch differs from mainline" {
+	fake_repo 9.5 'tree=ksrc'
+	m=$BATS_TEST_TMPDIR/m
+	make_run "$m/ref" pass pass
+	sed -i 's/^BRANCH=6.1/BRANCH=mainline/' "$m/ref/env"
+	rm "$m/ref/baseline"/* && echo skipped > "$m/ref/baseline/skipped"
+	make_run "$m/b" pass fail
+	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$m/b/env"
+	printf 'syscall\tb.xfs\tskip\tno reflink\n' > "$m/b/patched/results.tsv.new"
+	printf 'syscall\ta.xfs\tfail\treturned EINVAL\n' >> "$m/b/patched/results.tsv.new"
+	mv "$m/b/patched/results.tsv.new" "$m/b/patched/results.tsv"
+	"$R/harness/report" "$m/ref" && "$R/harness/report" "$m/b"
+	run "$R/harness/matrix" "$m/ref" "$m/b" --skip '9.6=no tree here'
+	[ "$status" -eq 0 ]
+	j=$R/reports/matrix.json md=$R/reports/matrix.md
+	cat "$md"
+	jq -e '.reference.branch == "mainline" and ([.branches[] | [.branch, .verdict, .regressions]] == [["mainline", "SAFE", 0], ["9.5", "UNSAFE", 1], ["9.6", null, null]])' "$j"
+	jq -e '[.cases[] | [.case, .mainline.status, .branches["9.5"].status, .branches["9.5"].note]] == [["syscall/a.xfs", "pass", "fail", "regression"], ["syscall/b.xfs", "pass", "skip", null]]' "$j"
+	grep -qx '| case | mainline | 9.5 |' "$md"
+	grep -qx '| `syscall/a.xfs` | pass | \*\*FAIL\*\* (regression) |' "$md"
+	grep -qx '| `syscall/b.xfs` | pass | skip |' "$md"
+	grep -qx -- '- `syscall/a.xfs` on 9.5: returned EINVAL' "$md"
+	grep -q '^| mainline (reference) | p 6.1.1-1, Linux 6.1.1 | \[`test`\](.*/summary.md) | none | 2 cases (syscall), seed 7 | \*\*SAFE\*\*: rule 3 | - | - | is the reference | 1 (`mainline/findings.md`) |$' "$md"
+	grep -qx '| 9.6 | | | | | no tree here | | | | |' "$md"
+	# a directory that is not a reported run
+	run "$R/harness/matrix" "$m/b/patched"
+	[ "$status" -eq 2 ] && [[ "$output" == *"no result.json"* ]]
+}
+
 @test "make branches lists every branch directory" {
 	run make -C "$ROOT" -s branches
 	[ "$status" -eq 0 ]
@@ -551,6 +580,7 @@ series_in_tree=no'
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
 		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/lib.sh \
+		harness/matrix \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
