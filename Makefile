@@ -1,7 +1,8 @@
 # stablegate: validate a stable backport series on one branch.
 #   make setup                      install the host tools (Debian packages)
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
-#   make matrix                     reports/matrix.md and .json: the branches side by side, from their latest runs
+#   make validate-all KSRC_DIR=../shared/trees   every branch with a tree here, then reports/matrix.md
+#   make matrix                     reports/matrix.md and .json again, from every branch's latest run
 #   make check                      the harness's own tests (TAP, then a totals line)
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
@@ -21,7 +22,7 @@ PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate matrix prefixes report check lint bench-soak branches suites clean help
+.PHONY: setup validate validate-all matrix prefixes report check lint bench-soak branches suites clean help
 
 help:	# the comment block above
 	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
@@ -32,6 +33,9 @@ setup:
 
 validate:
 	@harness/validate "$(branch)"
+
+validate-all:
+	@harness/validate-all all
 
 matrix:
 	@harness/matrix latest

@@ -25,6 +25,10 @@
 : "${SOAK_REPLAY:=}"     # a saved soak op log to replay instead of a new soak
 : "${SOAK_REPLAY_FS:=xfs}"  # the filesystem SOAK_REPLAY runs on (xfs or ext4)
 
+# -- every branch (harness/validate-all) --
+: "${KSRC_DIR:=}"        # trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches
+: "${SG_ESTIMATE_SECS:=1200}"  # a branch's expected validate time when it has no earlier run
+
 # -- the VM (harness/boot) --
 : "${ACCEL:=}"           # kvm or tcg; empty: KVM only when it really works
 : "${BOOT_TIMEOUT:=$((900 + SOAK_OPS / 10))}"  # hard limit, s: 900 + 0.1 s per soak op

@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report validate prefixes matrix; do
+	for s in tree config series deps build image boot scan report validate prefixes validate-all matrix; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
@@ -564,6 +564,138 @@ series_in_tree=no'
 	[ "$status" -eq 2 ] && [[ "$output" == *"no result.json"* ]]
 }
 
+# all_repo: a copy of the repo whose branches are fake ones only: mainline
+# (the reference) and 9.4, 9.5, 9.6, all tree=ksrc with a one-patch series,
+# and KSRC_DIR=$KD holding trees for mainline and 9.5 (two sublevels, the
+# newer one broken) and a tarball for 9.4; none for 9.6.
+all_repo() {
+	fake_repo 9.5 'tree=ksrc'
+	rm -r "$R"/backports/*
+	for b in 9.4 9.5 9.6; do
+		mkdir -p "$R/backports/$b"
+		printf 'name=%s\ntree=ksrc\nseries_in_tree=no\n' "$b" > "$R/backports/$b/branch.conf"
+		printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$b/0001-x.patch"
+		echo 0001-x.patch > "$R/backports/$b/series"
+	done
+	printf 'name=mainline\ntree=ksrc\nreference=yes\n' > "$R/mainline/branch.conf"
+	KD=$BATS_TEST_TMPDIR/trees
+	mkdir -p "$KD"
+	fake_tree "$KD/linux-mainline" a1 b1
+	fake_tree "$BATS_TEST_TMPDIR/linux-9.4.48" a1 b1
+	tar -czf "$KD/linux-9.4.48.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.4.48
+	fake_tree "$KD/linux-9.5.3" a1 b1
+	fake_tree "$KD/linux-9.5.10" a1 b1
+	echo '#error broken' > "$KD/linux-9.5.10/a.c"
+	echo x > "$KD/linux-9.50.1.tar.gz"	# another branch's
+}
+
+@test "validate-all: every branch with a tree, the ksrc ones from KSRC_DIR, the others named as skipped; failures do not stop it; the matrix" {
+	all_repo
+	# an earlier 9.5 run's stage times: 10 minutes
+	mkdir -p "$R/reports/9.5/20200101T000000Z"
+	printf 'stage\tvariant\tseconds\tstatus\ntree\t-\t100\tok\nbuild\tpatched\t500\tok\n' > "$R/reports/9.5/20200101T000000Z/stages.tsv"
+	KSRC_DIR=$KD SUITES=smoke ACCEL=tcg SG_PROGRESS_SECS=1 run make -C "$R" -s validate-all
+	echo "$output"
+	[ "$status" -ne 0 ]	# no fake kernel boots: no branch reached a verdict
+	[[ "$output" == *"validate-all: 9.6: skipped: tree=ksrc and KSRC_DIR=$KD holds no linux-9.6.* tree or tarball"* ]]
+	[[ "$output" == *"3 branches to validate, ~50m00s in all"* ]]
+	# the reference first; the newest sublevel (9.5.10, not 9.5.3); the estimates
+	grep -q "^stablegate: validate-all: \[1/3\] mainline: ~20m00s (SG_ESTIMATE_SECS, no earlier run with stage times), KSRC=$KD/linux-mainline;" <<< "$output"
+	grep -q "^stablegate: validate-all: \[2/3\] 9.4: ~20m00s (SG_ESTIMATE_SECS, .*), KSRC=$KD/linux-9.4.48.tar.gz;" <<< "$output"
+	grep -q "^stablegate: validate-all: \[3/3\] 9.5: ~10m00s (median of 1 earlier run), KSRC=$KD/linux-9.5.10;" <<< "$output"
+	# progress: the branch, its stage, the time, what is left
+	grep -qE '^stablegate: validate-all: \[2/3\] 9.4: (build|boot|scan) \((baseline|patched)\): [0-9]+s of ~20m00s; all: [0-9]+s, ~(29|30)m[0-9]{2}s left$' <<< "$output"
+	# each branch ran to its end and says why it is INCONCLUSIVE; 9.5 (broken) after 9.4
+	grep -q '^stablegate: validate-all: \[1/3\] mainline: INCONCLUSIVE after [0-9]*s (reports/mainline/[0-9TZ]*): boot patched: qemu-error' <<< "$output"
+	grep -q '^stablegate: validate-all: \[3/3\] 9.5: INCONCLUSIVE after [0-9]*s (reports/9.5/[0-9TZ]*): build baseline: build error: a.c:1:2: error: #error broken' <<< "$output"
+	[[ "$output" == *"done in "*": 0 of 3 branches reached a verdict; reports/matrix.md"* ]]
+	for b in mainline 9.4 9.5; do
+		l=$(ls "$R/reports/all/"*/"$b.log")
+		grep -q "^stablegate: validate: verdict: INCONCLUSIVE" "$l"
+	done
+	j=$R/reports/matrix.json
+	jq -e '[.branches[] | [.branch, .verdict, (.run_id != null)]] == [["mainline", "INCONCLUSIVE", true], ["9.4", "INCONCLUSIVE", true], ["9.5", "INCONCLUSIVE", true], ["9.6", null, false]]' "$j"
+	jq -e --arg kd "$KD" '.reference.branch == "mainline" and (.branches[3].why == "skipped: tree=ksrc and KSRC_DIR=\($kd) holds no linux-9.6.* tree or tarball")' "$j"
+	grep -q '^| 9.6 | | | | | skipped: tree=ksrc' "$R/reports/matrix.md"
+	grep -q '^| 9.5 | KSRC, Linux 4.19.48 | .* | \*\*INCONCLUSIVE\*\*: rule 1: build baseline: failed(1);' "$R/reports/matrix.md"
+	# nothing it started is left
+	run pgrep -f "$R/harness/"
+	[ "$status" -eq 1 ]
+	# one branch's tree, one branch's series: refused
+	KSRC=$KD/linux-9.5.3 run "$R/harness/validate-all" all
+	[ "$status" -eq 2 ] && [[ "$output" == *"KSRC= is one branch's tree; give validate-all KSRC_DIR="* ]]
+	SERIES=$R/backports/9.4 run "$R/harness/validate-all" 9.4
+	[ "$status" -eq 2 ] && [[ "$output" == *"SERIES= is one branch's"* ]]
+	run "$R/harness/validate-all" 9.4 nosuch
+	[ "$status" -eq 2 ] && [[ "$output" == *"unknown branch 'nosuch'"* ]]
+	# no KSRC_DIR: no branch has a tree; all listed as skipped, exit 3
+	run "$R/harness/validate-all" all
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"mainline: skipped: tree=ksrc and KSRC_DIR is not set"* ]]
+	[ "$(jq -r '[.branches[].why] | unique | join(",")' "$j")" = "skipped: tree=ksrc and KSRC_DIR is not set" ]
+}
+
+@test "validate-all exits 0 when every branch reached a verdict; the matrix shows, per case, where a branch differs from mainline" {
+	all_repo
+	# validate replaced by a run with chosen results (what it would leave
+	# after booting), reported by the real harness/report: a.xfs as
+	# baseline:patched per branch; mainline fails c.xfs (its own finding)
+	mkdir -p "$R/stub"
+	echo 'pass:pass' > "$R/stub/mainline"
+	echo 'fail:pass' > "$R/stub/9.4"
+	echo 'pass:fail' > "$R/stub/9.5"
+	cat > "$R/harness/validate" <<'STUB'
+#!/bin/sh
+# harness/validate BRANCH: (test stub) a run with the results in stub/BRANCH
+set -eu
+R=$(cd "$(dirname "$0")/.." && pwd)
+[ $# = 1 ] || { echo "stablegate: validate: error: missing BRANCH" >&2; echo "harness/validate BRANCH" >&2; exit 2; }
+id=$(date -u +%Y%m%dT%H%M%SZ)$$ d=$R/reports/$1/$id
+mkdir -p "$d/baseline" "$d/patched"
+printf '%s\n' BRANCH=$1 RUN_ID=$id SEED=7 SOAK_OPS=10 SUITES=syscall SERIES_HASH=abc SERIES_IN_TREE=no \
+	TREE_SOURCE=KSRC KERNEL_VERSION=4.19.48 STARTED=now > "$d/env"
+printf 'stage\tvariant\tseconds\tstatus\ntree\t-\t1\tok\nbuild\tpatched\t2\tok\n' > "$d/stages.tsv"
+IFS=: read -r baseline patched < "$R/stub/$1"
+for v in baseline patched; do
+	printf '%s\n' ACCEL=tcg BOOT_SECONDS=3 BOOT_STATUS=ok > "$d/$v/boot.env"
+	: > "$d/$v/failures.tsv"
+	eval "st=\$$v"
+	printf 'syscall\ta.xfs\t%s\t%s\nsyscall\tb.xfs\tpass\t\n' "$st" "$([ "$st" = fail ] && echo "returned EINVAL")" > "$d/$v/results.tsv"
+	[ "$1" != mainline ] || printf 'syscall\tc.xfs\tfail\tEIO on mainline\n' >> "$d/$v/results.tsv"
+done
+[ "$1" != mainline ] || { rm -r "$d/baseline"/*; echo skipped > "$d/baseline/skipped"; }
+ln -sfn "$id" "$R/reports/$1/latest"
+echo "stablegate: validate: branch $1, run $id, seed 7, logs in $d" >&2
+"$R/harness/report" "$d"
+[ "$(jq -r .verdict "$d/result.json")" != INCONCLUSIVE ]
+STUB
+	KSRC_DIR=$KD run "$R/harness/validate-all" mainline 9.4 9.5
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"[1/3] mainline: UNSAFE after"* ]] && [[ "$output" == *"[2/3] 9.4: SAFE after"* ]] && [[ "$output" == *"[3/3] 9.5: UNSAFE after"* ]]
+	[[ "$output" == *"done in "*": 3 of 3 branches reached a verdict"* ]]
+	j=$R/reports/matrix.json m=$R/reports/matrix.md
+	cat "$m"
+	jq -e '[.branches[] | [.branch, .verdict, .fixes, .regressions, .differs]] == [["mainline", "UNSAFE", 0, 0, 1], ["9.4", "SAFE", 1, 0, 0], ["9.5", "UNSAFE", 0, 1, 1]]' "$j"
+	jq -e '[.cases[] | [.case, .mainline.status, .branches["9.4"].status, .branches["9.5"].status, .branches["9.5"].note]]
+		== [["syscall/a.xfs", "pass", "pass", "fail", "regression"], ["syscall/c.xfs", "fail", null, null, null]]' "$j"
+	grep -qx '| `syscall/a.xfs` | pass | pass | \*\*FAIL\*\* (regression) |' "$m"
+	grep -qx '| `syscall/c.xfs` | \*\*FAIL\*\* (mainline.s own finding) | not run | not run |' "$m"
+	grep -qx -- '- `syscall/a.xfs` on 9.5: returned EINVAL' "$m"
+	grep -qx -- '- `syscall/c.xfs` on mainline: EIO on mainline' "$m"
+	grep -q '^| mainline (reference) | .* | none | 3 cases (syscall), seed 7 | \*\*UNSAFE\*\*: rule 2: fails 1 case (its own findings) | - | - | is the reference; fails 1 (its own findings) | 1 ' "$m"
+	grep -q '^| 9.5 | .* | own, 1 patch | 2 cases (syscall), seed 7 | \*\*UNSAFE\*\*: rule 2: 1 regression, 1 failing case not in divergences.tsv | 0 | 1 | 1 | 0 |$' "$m"
+	# make matrix renders the same from every branch's latest run (9.6 has none)
+	cp "$j" "$BATS_TEST_TMPDIR/matrix.json"
+	make -C "$R" -s matrix
+	diff <(jq 'del(.generated) | .branches |= map(select(.branch != "9.6"))' "$BATS_TEST_TMPDIR/matrix.json") <(jq 'del(.generated) | .branches |= map(select(.branch != "9.6"))' "$j")
+	jq -e '.branches[3] == {branch: "9.6", run_id: null, why: "no run yet (make branch=9.6 validate)"}' "$j"
+	# the next validate-all's estimates come from these runs' stage times
+	KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	echo "$output"
+	[[ "$output" == *"[1/1] 9.4: ~3s (median of 1 earlier run)"* ]]
+}
+
 @test "make branches lists every branch directory" {
 	run make -C "$ROOT" -s branches
 	[ "$status" -eq 0 ]
@@ -580,7 +712,7 @@ series_in_tree=no'
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
 		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/lib.sh \
-		harness/matrix \
+		harness/validate-all harness/matrix \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
