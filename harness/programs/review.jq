@@ -35,7 +35,8 @@ def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.ve
 def baseline_words: "baseline (\(.series.baseline))";
 def patches: .evidence.patches // [.series.patches | to_entries[] | {k: (.key + 1), patch: .value, status: "not run", flips: [], breaks: []}];
 def upstream_words:
-  if .upstream then "(upstream \(if .release then .release + " " else "" end)\(if .upstream_via == "merge" then "merge " else "" end)\(.upstream[0:12]))"
+  if has("upstream") | not then "(its upstream commit is not in this result.json)"
+  elif .upstream then "(upstream \(if .release then .release + " " else "" end)\(if .upstream_via == "merge" then "merge " else "" end)\(.upstream[0:12]))"
   elif .seed then "(seed \(.seed), no upstream commit of its own)"
   else "(no upstream commit named in the patch)" end;
 def some(a): (a[0:3] | join(", ")) + (if n(a) > 3 then ", ..." else "" end);

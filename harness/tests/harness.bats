@@ -399,6 +399,12 @@ series_in_tree=yes'
 	"$H/report" "$a"
 	cmp "$a/result.json" "$BATS_TEST_TMPDIR/before.json"
 	[ "$(head -n 1 "$a/summary.md")" = '# stablegate nosuch: SAFE' ]
+	# a result.json from before evidence.patches: the patches by name, their upstream not claimed
+	jq 'del(.evidence)' "$BATS_TEST_TMPDIR/before.json" > "$a/result.json"
+	"$H/report" "$a"
+	n=$(jq '.series.patches | length' "$a/result.json")
+	[ "$n" -gt 0 ]
+	[ "$(unfold "$a/review.txt" | grep -c '^\* 000[0-9] 000[0-9]-.*\.patch (its upstream commit is not in this result.json): not run$')" = "$n" ]
 	# the per-patch proof and the bisection, in the schema harness/evidence fills
 	jq '.evidence.patches = [
 		{k: 1, patch: "0001-a.patch", subject: "a: one", upstream: "1111111111111111111111111111111111111111", upstream_via: "commit", release: "4.20",
