@@ -70,7 +70,7 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
         | join("; ")) + "."
    else
      "SAFE under STABLE-POLICY.md rule 3: none of rule 2 holds: no regression, "
-     + (if n($c.known_divergences) > 0 then "\(n($c.known_divergences) | plural("failing case")), each listed in divergences.tsv" else "no failing case" end)
+     + (if n($c.known_divergences) > 0 then "\(n($c.known_divergences) | plural("failing case")), \(if n($c.known_divergences) == 1 then "" else "each " end)listed in divergences.tsv" else "no failing case" end)
      + ", no soak corruption, no kernel failure, no missing dependency."
    end) as $verdict_words
 |
