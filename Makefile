@@ -2,11 +2,13 @@
 #   make setup                      install the host tools (Debian packages)
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
 #   make branch=6.1 evidence        validate, plus every prefix booted: each patch proven/masked/harmful
+#   make validate-all KSRC_DIR=../shared/trees   every branch with a tree here, then reports/matrix.md
+#   make matrix                     reports/matrix.md and .json again, from every branch's latest run
 #   make check                      the harness's own tests (TAP, then a totals line)
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
-#   make report RUN=reports/6.1/<run>  re-render a run's reports from its logs (no boot)
+#   make report RUN=reports/6.1/<run>  re-render a run's reports: from its logs, or its result.json alone (no boot)
 #   make branches                   list the known branches
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
 
@@ -21,10 +23,10 @@ PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate evidence prefixes report check lint bench-soak branches suites clean help
+.PHONY: setup validate evidence validate-all matrix prefixes report check lint bench-soak branches suites clean help
 
-help:
-	@sed -n '2,11s/^# \{0,1\}//p' Makefile
+help:	# the comment block above
+	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
 
 setup:
 	apt-get update -q
@@ -35,6 +37,12 @@ validate:
 
 evidence:
 	@EVIDENCE=1 harness/validate "$(branch)"
+
+validate-all:
+	@harness/validate-all all
+
+matrix:
+	@harness/matrix latest
 
 prefixes:
 	@harness/prefixes "$(branch)"

@@ -28,6 +28,10 @@
 : "${EVIDENCE_SUITES:=syscall}"  # the suites each prefix runs (evidence, bisection)
 : "${BISECT:=1}"         # 0: do not bisect a regression over the prefixes
 
+# -- every branch (harness/validate-all) --
+: "${KSRC_DIR:=}"        # trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches
+: "${SG_ESTIMATE_SECS:=1200}"  # a branch's expected validate time when it has no earlier run
+
 # -- the VM (harness/boot) --
 : "${ACCEL:=}"           # kvm or tcg; empty: KVM only when it really works
 : "${BOOT_TIMEOUT:=$((900 + SOAK_OPS / 10))}"  # hard limit, s: 900 + 0.1 s per soak op

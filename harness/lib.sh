@@ -125,7 +125,7 @@ sg_load_branch() {
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
 	sg_check_branch "$BRANCH_DIR"
 	# its keys (sg_check_branch knows them), none left from the environment
-	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4=
+	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4= reference=
 	# shellcheck source=/dev/null
 	. "$BRANCH_DIR/branch.conf"
 	SG_SERIES_DIR=$BRANCH_DIR

@@ -8,11 +8,16 @@
 #   failed with every kernel, boot or harness failure the console and the
 #   logs showed (oops, WARN, hung task, boot hang, a suite that bailed out),
 #   one per line.
+# The reference branch (mainline, reference=yes) has one kernel, named
+# "reference" (stablegate.mainline.reference), and its failing cases are
+# of type "mainline-finding": mainline's own findings, not regressions.
 def x: tostring | @html;
 def attrs(o): o | to_entries | map(" \(.key)=\"\(.value | x)\"") | join("");
 def case_failures: ["test-fail", "corruption"];
 . as $r
-| [.variants[] | select(.name as $n | $r.totals | has($n))	# the kernels that ran
+| (.reference // false) as $ref
+| def vname(v): if $ref and v == "patched" then "reference" else v end;
+  [.variants[] | select(.name as $n | $r.totals | has($n))	# the kernels that ran
    | . as $v | [.failures[] | select(.kind as $k | case_failures | index($k) | not)] as $other
    | {v: $v, other: $other, tests: ((.tests | length) + 1),
       failures: ($r.totals[$v.name].failed + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
@@ -20,19 +25,19 @@ def case_failures: ["test-fail", "corruption"];
   "<testsuites\(attrs({name: "stablegate.\($r.branch)",
     tests: ([$runs[].tests] | add // 0), failures: ([$runs[].failures] | add // 0)}))>",
   ($runs[] | .v as $v | .other as $other
-   | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\($v.name)",
+   | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\(vname($v.name))",
        tests, failures, errors: 0, skipped: $r.totals[$v.name].skipped,
        time: ($v.boot.BOOT_SECONDS // 0),
        timestamp: ($r.started // ""), hostname: "qemu-\($r.accelerator // "none")"}))>",
      "    <properties>",
-     ({branch: $r.branch, run: $r.run_id, variant: $v.name, verdict: $r.verdict,
+     ({branch: $r.branch, role: (if $ref then "reference" else "branch" end), run: $r.run_id, variant: vname($v.name), verdict: $r.verdict,
        tree: "\($r.tree.package // $r.tree.source) \($r.tree.version // "")",
        kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed}
       | to_entries[] | "      <property\(attrs({name: .key, value: .value}))/>"),
      "    </properties>",
      ($v.tests[]
       | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))"
-        + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: "fail"}))/>\n    </testcase>"
+        + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: (if $ref then "mainline-finding" else "fail" end)}))/>\n    </testcase>"
            elif .status == "skip" then ">\n      <skipped\(attrs({message: .reason}))/>\n    </testcase>"
            else "/>" end)),
      "    <testcase classname=\"stablegate.kernel\" name=\"console\""

@@ -1,7 +1,8 @@
 # harness/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline and the verdict under STABLE-POLICY.md.
 # jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
-# findings deps kconfig_branch deps_base deps_patched steps masked bisect, --arg findings_at
+# findings deps kconfig_branch deps_base deps_patched reference patch_info
+# findings_items masked bisect, --slurpfile steps, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
@@ -82,6 +83,7 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
 | {
   schema: "stablegate-result/1",
   branch: $env.BRANCH, run_id: $env.RUN_ID,
+  reference: $reference,
   started: $env.STARTED, finished: ($env.FINISHED // null),
   tree: {source: $env.TREE_SOURCE, package: $env.TREE_PACKAGE,
          version: $env.TREE_VERSION, kernel_version: $env.KERNEL_VERSION,
@@ -109,10 +111,12 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
                      | {k: (.key | tonumber), variant: $v.name, boot: ($v.boot.BOOT_STATUS // "not run"),
                         passed: ($v | count("pass")), failed: ($v | count("fail")), skipped: ($v | count("skip"))}]
                     | sort_by(.k),
-             patches: $proof},
+             # each patch as it names itself (harness/programs/patch-info.awk), and its proof
+             patches: [$proof[] | (.k - 1) as $i | {k, patch} + ($patch_info[$i] // {}) + .]},
   dependencies: $depres,
   broken_stages: $broken,
-  findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end)},
+  findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end),
+                       items: $findings_items},
   verdict: $verdict,
   policy: "STABLE-POLICY.md"
 }
