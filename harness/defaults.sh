@@ -27,6 +27,7 @@
 : "${EVIDENCE:=0}"       # 1: also boot every prefix of the series (per-patch proof; make evidence)
 : "${EVIDENCE_SUITES:=syscall}"  # the suites each prefix runs (evidence, bisection)
 : "${BISECT:=1}"         # 0: do not bisect a regression over the prefixes
+: "${MINIMISE_SECS:=300}"  # harness/minimise: at most N s of tries per op log; 0: validate does not minimise
 
 # -- every branch (harness/validate-all) --
 : "${KSRC_DIR:=}"        # trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches

@@ -2,7 +2,7 @@
 # comparison patched against baseline and the verdict under STABLE-POLICY.md.
 # jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
 # findings deps kconfig_branch deps_base deps_patched reference patch_info
-# findings_items masked bisect, --slurpfile steps, --arg findings_at
+# findings_items masked bisect minimised, --slurpfile steps, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
@@ -70,7 +70,7 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   baseline_kernel_failures: ($baseline | kernel),
   missing_deps: [$depres[] | select(.status == "missing")]
 } as $cmp
-| ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect"
+| ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect" and .stage != "minimise"
                         and (.variant | startswith("prefix-") | not))]
    + [[$baseline, $patched][] | select(.present and (.skipped | not) and (.boot.BOOT_STATUS // "none") != "ok")
       | {stage: "boot", variant: .name, status: (.boot.BOOT_STATUS // "not run")}]
@@ -117,6 +117,14 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   broken_stages: $broken,
   findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end),
                        items: $findings_items},
+  # harness/minimise: each failing soak's op log, minimised (minimise-<fs>.env)
+  minimised: [$minimised[] | def num(k): (.[k] // "") | tonumber? // null;
+    {variant, fs: .FS, status: .STATUS,
+     record: (if (.RECORD // "") != "" then "\(.variant)/\(.RECORD)" else null end),
+     ops: num("OPS_AFTER"), ops_before: num("OPS_BEFORE"), ops_subset: num("OPS_SUBSET"),
+     tries: num("TRIES"), seconds: num("SECONDS"), stopped_early: (.STOPPED_EARLY == "1"),
+     one_minimal: (.ONE_MINIMAL == "1"), reruns: (.RERUNS // null), class: (.CLASS // null),
+     kernel_version: (.KERNEL_VERSION // null), bound: num("BOUND")}],
   verdict: $verdict,
   policy: "STABLE-POLICY.md"
 }

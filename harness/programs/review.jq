@@ -149,6 +149,10 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
 (.variants as $v | [$v[] | .soak[] | .fs] | unique[] as $fs
  | "\($fs): " + ([$v[] | .name as $n | .soak[] | select(.fs == $fs)
    | "\(vname($n)) \(.ops // "?") ops (\(.ops_per_sec // "?") ops/s)"] | join(", ")) | item),
+(if n(.minimised // []) > 0 then ("failing soak logs, minimised in the guest on the kernel that failed (harness/minimise):" | text) else empty end),
+(.run_id as $run | .branch as $b | (.minimised // [])[] | "\(.variant) \(.fs): " + (if .status == "ok" or .status == "unstable" then
+   "\(.ops_before) -> \(.ops) ops\(if .stopped_early then " (stopped early at \(.bound) s)" elif .one_minimal then " (1-minimal)" else "" end)\(if .status == "unstable" then ", unstable (\(.reruns))" else "" end)\(if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)"
+   else "not minimised (\(.status))" end) | item),
 ("suites: \(.suites | join(", "))" | text),
 "",
 "## Verdict",

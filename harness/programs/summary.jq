@@ -5,6 +5,10 @@ def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.ve
   else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
 def plural(w): "\(.) \(w)" + (if . == 1 then "" elif (w | test("(ch|sh|s|x)$")) then "es" else "s" end);
 def names(a): if (a | length) == 0 then "none" else (a | map("`" + .suite + "/" + .name + "`") | join(", ")) end;
+def minimised_line: "\(.variant) \(.fs) soak log: " + (if .status == "ok" or .status == "unstable" then
+    "\(.ops_before) → \(.ops) ops in \(.tries) tries, \(.seconds) s\(if .stopped_early then ", stopped early at the \(.bound) s bound (the shortest failing log so far, not 1-minimal)" elif .one_minimal then ", 1-minimal" else "" end)\(if .status == "unstable" then ", unstable: \(.reruns) reruns fail as the original" else "" end)"
+  elif .status == "not-reproduced" then "does not fail again on \(.kernel_version // "its kernel"): not minimised"
+  else "not minimised (\(.status))" end);
 # The reference branch (mainline, reference=yes) is worded as one: no series
 # and no baseline; the kernel is "mainline", its failures its own findings.
 (.reference // false) as $ref
@@ -82,6 +86,8 @@ row(.variants.baseline), row(.variants.patched),
 "|---|---|---|---|---|",
 (.variants[] | .name as $v | .soak[] | "| \(vname($v)) | \(.fs) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
 "",
+(if n(.minimised // []) > 0 then "Failing soak logs minimised in the guest on the same kernel (harness/minimise):", "",
+ (.minimised[] | "- " + minimised_line + (if .record then ": `\(.record)` (class \(.class))" else "" end)), "" else empty end),
 "## Stage times",
 "",
 "| stage | variant | seconds | status |",
@@ -108,6 +114,7 @@ row(.variants.baseline), row(.variants.patched),
    (if n($other) > 0 then "Differs from mainline; fails on baseline too, but differently: " + names($other) else empty end)),
 (if n(.comparison.known_divergences) > 0 then "Known divergences (STABLE-POLICY.md): " + names(.comparison.known_divergences) else empty end),
 (if n(.dependencies) > 0 then "Dependencies: " + ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")) + (if n(.comparison.missing_deps) > 0 then " — missing: " + (.comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) else empty end),
+(.run_id as $run | .branch as $b | (.minimised // [])[] | "Minimised: " + minimised_line + (if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)),
 (if .findings_on_record.count > 0 then "Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" else empty end),
 "Run: reports/\(.branch)/\(.run_id)/result.json",
 "```"

@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report validate prefixes validate-all matrix; do
+	for s in tree config series deps build image boot scan report validate prefixes validate-all matrix minimise; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
@@ -718,7 +718,7 @@ STUB
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
 		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/kernel \
-		harness/evidence harness/bisect harness/validate-all harness/matrix harness/lib.sh \
+		harness/evidence harness/bisect harness/validate-all harness/matrix harness/minimise harness/lib.sh \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
@@ -804,4 +804,109 @@ C
 	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-6/failures.tsv"
 	"$H/report" "$r"
 	jq -e '.evidence.patches[5].status == "harmful" and .evidence.patches[5].breaks == ["warn: WARNING: at x.c:1 | RIP: f"]' "$j"
+}
+
+@test "minimise: bad arguments are usage errors, exit 2" {
+	bats_require_minimum_version 1.5.0
+	echo 'op=1 write f=0 off=0x0 len=0x1 sf=0 soff=0x0 arg=0x1 res=1 size=0x1' > "$BATS_TEST_TMPDIR/log"
+	for c in "log ext3:FS must be xfs or ext4" "log xfs:needs --kernel BZIMAGE or --branch B" \
+		"--kernel /nonexistent log xfs:no such kernel" "--bogus x log xfs:unknown option" \
+		"nosuch xfs:no such run directory or op log"; do
+		# shellcheck disable=SC2086 # (the words of the case)
+		(cd "$BATS_TEST_TMPDIR" && run --separate-stderr "$H/minimise" ${c%%:*}
+		 echo "$c: exit $status: $stderr"
+		 [ "$status" -eq 2 ] && [[ "$stderr" == *"${c#*:}"* ]])
+	done
+	MINIMISE_SECS=0 run "$H/minimise" --kernel "$BATS_TEST_TMPDIR/log" "$BATS_TEST_TMPDIR/log" xfs
+	[ "$status" -eq 2 ] && [[ "$output" == *"MINIMISE_SECS=0"* ]]
+	make_run "$BATS_TEST_TMPDIR/r" pass pass
+	run "$H/minimise" "$BATS_TEST_TMPDIR/r" xfs
+	[ "$status" -eq 2 ] && [[ "$output" == *"no variant has an oplog-xfs.txt"* ]]
+}
+
+# A copy of the harness whose boot is a stand-in: it keeps what it was given
+# (kernel, command line, the initramfs's /replay.log) in LOGDIR and answers
+# with a guest's results: for sg.minimise= the real guest output in
+# fixtures/ktap-minimise.log, else a replay that fails on a "kernel" whose
+# content is 6.1.192 and passes on any other. The image stage runs for real.
+fake_boot() {
+	fake_repo 6.1x 'tree=ksrc'
+	cat > "$R/harness/boot" <<'BOOT'
+#!/bin/sh
+# harness/boot KERNEL INITRAMFS DISKDIR LOGDIR [APPEND...]: a stand-in (harness.bats)
+set -eu
+k=$1 i=$2 l=$4; shift 4
+mkdir -p "$l"
+printf '%s\n' "$k" "$@" > "$l/boot.args"
+(cd "$l" && cpio -i --quiet replay.log < "$i")
+v=$(cat "$k")
+printf '[    0.000000] Linux version %s (stablegate@stablegate) #1 SMP\n' "$v" > "$l/console.log"
+case " $* " in
+*" sg.minimise="*) cp "$FIX/ktap-minimise.log" "$l/ktap.log" ;;
+*) if [ "$v" = 6.1.192 ]; then r='not ok 1 soak.xfs # mismatch at op 6 (collapse) off 0'; else r='ok 1 soak.xfs'; fi
+   printf 'KTAP version 1\n1..1\n    KTAP version 1\n    1..1\n    %s\nnot ok 1 soak # exit 1\nstablegate-guest: done\n' "$r" > "$l/ktap.log" ;;
+esac
+printf 'BOOT_STATUS=ok\nBOOT_SECONDS=3\nBOOT_TIMEOUT_SEEN=%s\n' "$BOOT_TIMEOUT" > "$l/boot.env"
+BOOT
+	export FIX
+}
+
+@test "minimise: a run's failing variant, on its kernel from the cache, into the variant's dir; --check-on replays the record elsewhere" {
+	fake_boot
+	r=$BATS_TEST_TMPDIR/run
+	make_run "$r" pass fail
+	cp "$ROOT/backports/6.1/findings/xfs-collapse-seed20181203.oplog" "$r/patched/oplog-xfs.txt"
+	b=$STABLEGATE_CACHE/build/6.1-patched/arch/x86/boot
+	mkdir -p "$b" && echo 6.1.192 > "$b/bzImage"
+	echo 7.3.0-rc7 > "$BATS_TEST_TMPDIR/mainline"
+	MINIMISE_SECS=120 run "$R/harness/minimise" --check-on "$BATS_TEST_TMPDIR/mainline" "$r" xfs
+	echo "$output"
+	[ "$status" -eq 0 ]
+	V=$r/patched L=$r/patched/minimise-xfs
+	# booted: that variant's kernel, its op log, sg.minimise=the bound, a VM limit that allows it
+	[ "$(head -n 1 "$L/boot.args")" != "$b/bzImage" ]	# a copy of it
+	grep -qx 'sg.minimise=120' "$L/boot.args" && grep -qx 'sg.replay_fs=xfs' "$L/boot.args"
+	cmp "$L/replay.log" "$V/oplog-xfs.txt"
+	[ "$(sed -n 's/^BOOT_TIMEOUT_SEEN=//p' "$L/boot.env")" -ge $((900 + 120 + 706 * 3 / 10)) ]
+	# the record: the guest's '# minimised: ' lines
+	diff <(sed -n 's/^ *# minimised: //p' "$FIX/ktap-minimise.log") "$V/minimised-xfs.record"
+	[ "$(grep -c '^op=' "$V/minimised-xfs.record")" -eq 6 ]
+	e=$V/minimise-xfs.env
+	for kv in STATUS=ok OPS_LOGGED=100 OPS_EXPANDED=706 OPS_BEFORE=706 OPS_SUBSET=11 OPS_AFTER=6 TRIES=572 \
+		SECONDS=46.4 STOPPED_EARLY=0 ONE_MINIMAL=1 RERUNS=3/3 CLASS=mismatch/collapse BOUND=120 \
+		RECORD=minimised-xfs.record KERNEL_VERSION=6.1.192 "KERNEL=$b/bzImage" \
+		CHECK1_VERSION=7.3.0-rc7 CHECK1_RESULT=pass "CHECK1_KERNEL=$BATS_TEST_TMPDIR/mainline"; do
+		grep -qx "$kv" "$e" || { echo "not in $e: $kv"; cat "$e"; false; }
+	done
+	# the check booted the minimised record, and a kernel that fails it says so
+	cmp "$r/patched/minimise-xfs-check1/replay.log" "$V/minimised-xfs.record"
+	MINIMISE_SECS=120 run "$R/harness/minimise" --check-on "$b/bzImage" "$r/patched" xfs
+	[ "$status" -eq 0 ]
+	grep -qx 'CHECK1_RESULT=fail' "$e" && grep -qx 'CHECK1_DETAIL=mismatch at op 6 (collapse) off 0' "$e"
+	grep -q 'the record on 6.1.192 .*: fail: mismatch at op 6 (collapse) off 0' <<<"$output"
+	! ls -d "$STABLEGATE_CACHE"/images/minimise-* 2>/dev/null || false	# its images are gone
+}
+
+@test "report: minimised soak logs are in result.json (per variant and fs) and in summary.md's soak section and evidence" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	printf '%s\n' FS=xfs STATUS=ok OPS_BEFORE=706 OPS_SUBSET=11 OPS_AFTER=6 TRIES=572 SECONDS=46.4 STOPPED_EARLY=0 \
+		ONE_MINIMAL=1 RERUNS=3/3 CLASS=mismatch/collapse BOUND=300 RECORD=minimised-xfs.record KERNEL_VERSION=6.1.192 \
+		> "$r/patched/minimise-xfs.env"
+	printf '%s\n' FS=ext4 STATUS=ok OPS_BEFORE=20000 OPS_AFTER=130 TRIES=40 SECONDS=301.5 STOPPED_EARLY=1 \
+		ONE_MINIMAL=0 RERUNS=3/3 CLASS=error/dread/5 BOUND=300 RECORD=minimised-ext4.record > "$r/baseline/minimise-ext4.env"
+	run "$H/report" "$r"
+	[ "$status" -eq 0 ]
+	j=$r/result.json
+	[ "$(jq -c '.minimised | map({variant, fs, ops, ops_before, tries, seconds, stopped_early, record})' "$j")" = \
+		'[{"variant":"baseline","fs":"ext4","ops":130,"ops_before":20000,"tries":40,"seconds":301.5,"stopped_early":true,"record":"baseline/minimised-ext4.record"},{"variant":"patched","fs":"xfs","ops":6,"ops_before":706,"tries":572,"seconds":46.4,"stopped_early":false,"record":"patched/minimised-xfs.record"}]' ]
+	s=$r/summary.md
+	sed -n '/^## Soak/,/^## Stage/p' "$s" | grep -qF -- '- patched xfs soak log: 706 → 6 ops in 572 tries, 46.4 s, 1-minimal: `patched/minimised-xfs.record` (class mismatch/collapse)'
+	sed -n '/^## Soak/,/^## Stage/p' "$s" | grep -qF 'baseline ext4 soak log: 20000 → 130 ops in 40 tries, 301.5 s, stopped early at the 300 s bound'
+	sed -n '/^## Evidence/,$p' "$s" | grep -qF 'Minimised: patched xfs soak log: 706 → 6 ops in 572 tries, 46.4 s, 1-minimal, reports/6.1/test/patched/minimised-xfs.record'
+	# a run with none says nothing about it
+	rm "$r"/*/minimise-*.env
+	run "$H/report" "$r"
+	[ "$(jq '.minimised | length' "$j")" -eq 0 ]
+	! grep -q -i minimised "$s" || false
 }

@@ -13,7 +13,11 @@
  *    ops verbatim, without the generator;
  *  - --replay of a ring tail (the failure oplog) regenerates ops 1..first-1
  *    from the seed in the log header, then executes the logged tail verbatim,
- *    cross-checking that the generator agrees with the logged ops.
+ *    cross-checking that the generator agrees with the logged ops;
+ *  - --minimise of a failing log expands it to every op it ran (replay
+ *    regenerates a ring tail's prefix), then delta-debugs it (ddmin) over
+ *    verbatim replays, each in fresh files, down to a log from which no
+ *    single op can be removed without losing the failure's class.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -158,6 +162,9 @@ static struct {
 	unsigned align, block, workers, nfiles, log_ops;
 	int dio_align, seed_set, reread, inject, keep;
 	const char *log, *record, *replay;
+	const char *minimise, *minimise_out;    /* --minimise: the log, the output record */
+	u64 minimise_secs;                      /* its time bound, 0: none */
+	int drop_caches, quiet;                 /* between tries; no notes (the tries) */
 	unsigned weight[NOPS];
 	unsigned nfs;
 	struct sg_fs fs[MAXFS];
@@ -178,6 +185,7 @@ struct wshared {                /* in MAP_SHARED memory, read by the parent */
 	volatile u64 ops;
 	u64 cnt[NOPS], nsec[NOPS];
 	char summary[256];
+	int fkind, ferr;        /* how it failed (K_MISMATCH or K_ERROR, errno) */
 	u64 nring;
 	struct op ring[MAXRING];
 	size_t replen;
@@ -188,7 +196,7 @@ struct mfile { char path[PATH_MAX]; int fd, dfd; u64 size; unsigned char *d; };
 struct touch { unsigned f; u64 off, len; int resized; };
 
 struct worker {
-	unsigned idx, nown, nf;
+	unsigned idx, nown, nf, misfits;
 	u64 wseed, inject_at;
 	struct mfile f[MAXFILES + NSHARED];
 	unsigned char *buf, *rbuf;
@@ -222,6 +230,8 @@ PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
 {
 	char b[512];
 	va_list ap;
+	if (opt.quiet)
+		return;
 	va_start(ap, fmt);
 	vsnprintf(b, sizeof b, fmt, ap);
 	va_end(ap);
@@ -257,9 +267,21 @@ static int parse_op(const char *p, struct op *o)
 }
 
 /* ---- failure reporting ---- */
+/* The kinds of failure; with the op type and the errno or signal they are
+ * the class --minimise keeps. */
+enum { K_PASS, K_MISMATCH, K_ERROR, K_SIGNAL, K_HANG, K_SETUP };
+static const char *const kind_name[] = { "pass", "mismatch", "error", "signal", "hang", "setup" };
+
+static void set_kind(struct worker *w, int kind, int err)
+{
+	if (!w->sh->fkind)
+		w->sh->fkind = kind, w->sh->ferr = err;
+}
+
 static int fail_err(struct worker *w, int e)
 {
 	struct op *o = w->cur;
+	set_kind(w, K_ERROR, e);
 	sfmt(w->sh->summary, sizeof w->sh->summary, "error at op %u (%s) off %llu: %s: %s",
 		 o->n, optab[o->type].name, (ull)o->off, w->what, strerror(e));
 	rep(w, "# error: op %u (%s) f%u off %llu len %llu: %s failed: %s\n", o->n,
@@ -276,6 +298,7 @@ PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *
 	va_start(ap, fmt);
 	vsnprintf(b, sizeof b, fmt, ap);
 	va_end(ap);
+	set_kind(w, K_MISMATCH, 0);
 	sfmt(w->sh->summary, sizeof w->sh->summary, "mismatch at op %u (%s) off %llu",
 		 o->n, optab[o->type].name, (ull)off);
 	rep(w, "# mismatch: op %u (%s) exposed it: file f%u (%s) off %llu (0x%llx), model size %llu%s: %s\n",
@@ -814,8 +837,9 @@ static int x_inject(struct worker *w, const struct optype *t, struct op *o)
 	close(fd);
 	if (!ok)
 		return w->what = "pread/pwrite (inject)", EIO;
-	sg_say("# inject-corruption: after op %u: file f%u off %llu changed 0x%02x -> 0x%02x through a second descriptor\n",
-	    o->n, o->f, (ull)o->off, c, d);
+	if (!opt.quiet)
+		sg_say("# inject-corruption: after op %u: file f%u off %llu changed 0x%02x -> 0x%02x through a second descriptor\n",
+		    o->n, o->f, (ull)o->off, c, d);
 	return OK;
 }
 
@@ -868,6 +892,62 @@ static int unsupported(const struct optype *t, int e)
 
 static u64 nsnow(void) { return (u64)(now() * 1e9); }
 
+/* Why a logged op does not fit the files as they are now, or NULL. The
+ * generator makes only ops that fit; a log with ops removed (--minimise), or
+ * replayed after a divergence, can hold ones that do not, on which the model
+ * would not be exact (a mapwrite past EOF, an insert past the model's
+ * capacity) or which the kernel can only refuse. run_op skips them. */
+static const char *misfit(const struct worker *w, const struct op *o)
+{
+	u64 s = w->f[o->f].size, ss = w->f[o->sf].size, B = cfg.block, end = o->off + o->len, M = cfg.maxsz;
+	unsigned ro = o->type == OP_READ || o->type == OP_MAPREAD;     /* may read the shared source */
+	if (o->f >= (ro ? w->nf : w->nown) || o->sf >= w->nf)
+		return "no such file";
+	if (o->off > M || o->len > M - o->off || o->soff > M)
+		return "past the size limit";
+	if ((optab[o->type].flags & G_WITHIN) && end > s)
+		return "range past EOF";
+	switch (o->type) {
+	case OP_COLLAPSE:
+		return end >= s ? "collapse reaching EOF" : NULL;
+	case OP_INSERT:
+		return o->off >= s || s + o->len > cfg.maxsz ? "insert at EOF or past the size limit" : NULL;
+	case OP_COPY:
+		return o->soff >= ss || overlap(o, o->len) ? "source offset past EOF, or overlapping ranges" : NULL;
+	case OP_CLONE:
+		if (o->soff + o->len > ss || overlap(o, rup(o->len, B)))
+			return "source range past EOF, or overlapping ranges";
+		return o->len % B && (o->soff + o->len != ss || end < s) ? "partial EOF block inside the destination" : NULL;
+	case OP_DEDUPE:         /* primed (bit 0): its write makes the destination range */
+		return o->soff + o->len > ss || (end > s && !ABIT(o, 0)) || overlap(o, rup(o->len, B)) ?
+		       "a range past EOF" : NULL;
+	case OP_INJECT:
+		return o->off >= s ? "offset past EOF" : NULL;
+	}
+	return NULL;
+}
+
+/* --minimise: every op the worker runs, in shared memory */
+static struct { struct op *ops; u64 *n, max; size_t sz; } cap;
+
+static int cap_start(u64 max)
+{
+	cap.sz = sizeof(u64) + max * sizeof(struct op);
+	void *m = mmap(NULL, cap.sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return -1;
+	cap.n = m;
+	cap.ops = (struct op *)(cap.n + 1);
+	cap.max = max;
+	return 0;
+}
+
+static void cap_stop(void)
+{
+	munmap(cap.n, cap.sz);
+	cap.ops = NULL;
+}
+
 static int run_op(struct worker *w, struct op *o)
 {
 	const struct optype *t = &optab[o->type];
@@ -875,15 +955,22 @@ static int run_op(struct worker *w, struct op *o)
 	struct wshared *s = w->sh;
 	struct op *slot = &s->ring[s->nring++ % opt.log_ops];
 	u64 old = F->size, t0 = nsnow();
+	const char *why = NULL;
+	struct op *kept = cap.ops && *cap.n < cap.max ? &cap.ops[(*cap.n)++] : slot;
 	int e;
 
-	*slot = *o;             /* logged before it runs: a crash still leaves a trace */
+	*slot = *kept = *o;     /* logged before it runs: a crash still leaves a trace */
 	w->cur = o;
 	while (opt.inject_hang && o->n == opt.inject_hang)
 		pause();        /* self-test of the hang watchdog */
 	w->what = t->name;
 	memset(&w->t, 0, sizeof w->t);
-	e = (t->flags & G_NOLEN) || o->len ? t->exec(w, t, o) : NOOP;
+	if ((t->flags & G_NOLEN) || o->len)
+		why = misfit(w, o);
+	if (why && !w->misfits++)
+		note(w, "replay: op %u (%s) does not fit the files here (%s): skipped, as is any later such op",
+		     o->n, t->name, why);
+	e = !why && ((t->flags & G_NOLEN) || o->len) ? t->exec(w, t, o) : NOOP;
 	if (e != NOOP) {
 		s->cnt[o->type]++;
 		s->nsec[o->type] += nsnow() - t0;
@@ -901,7 +988,7 @@ static int run_op(struct worker *w, struct op *o)
 	}
 	o->size = F->size;
 	w->t.resized = F->size != old;
-	*slot = *o;
+	*slot = *kept = *o;
 	if (w->rec) {
 		char b[256];
 		fmt_op(b, sizeof b, o);
@@ -1152,38 +1239,30 @@ static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
 	return 0;
 }
 
-static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned rworker)
+/* cfg for opt.fs[ci], in the directory cfg.sub (made here): 0, or -1 with
+ * the reason in why */
+static int cfg_setup(unsigned ci, char *why, size_t n)
 {
-	unsigned W = opt.workers, alive = 0, bad = ~0u, hung = ~0u;
-	pid_t pid[64];
-	int st[64];
 	struct statvfs sv;
-	char *r, b[4096];
-
 	cfg.name = opt.fs[ci].name;
-	char nm[80];
-	sfmt(nm, sizeof nm, "soak.%s", cfg.name);
-	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, cfg.name, (int)getpid());
-	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv)) {
-		sg_ktap_result(1, nm, "setup: cannot create %s: %s", cfg.sub, strerror(errno));
-		return 1;
-	}
+	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv))
+		return sfmt(why, n, "setup: cannot create %s: %s", cfg.sub, strerror(errno)), -1;
 	cfg.block = opt.block ? opt.block : (unsigned)min64(max64(sv.f_bsize, 512), 65536);
 	cfg.dio = opt.dio_align >= 0 ? (unsigned)opt.dio_align : probe_dio(cfg.sub, cfg.block);
 	u64 g = max64(max64(cfg.block, cfg.dio), max64(opt.align, pgsz));
 	cfg.maxlen = max64(g, rdown(min64(65536, opt.max_size / 4), g));
 	cfg.maxsz = rdown(opt.max_size, g);
 	cfg.shared_size = cfg.maxsz / 2 - 37;   /* unaligned EOF: clone-to-EOF cases */
-	if (cfg.maxsz < 4 * cfg.maxlen) {
-		sg_ktap_result(1, nm, "setup: --max-size too small for block size %u", cfg.block);
-		return 1;
-	}
-	sg_say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
-	    cfg.sub, (ull)opt.seed, W, cfg.block, cfg.dio, (ull)cfg.maxsz);
-	if (!cfg.dio)
-		sg_say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
+	if (cfg.maxsz < 4 * cfg.maxlen)
+		return sfmt(why, n, "setup: --max-size too small for block size %u", cfg.block), -1;
+	return 0;
+}
 
-	for (unsigned f = 0; f < NSHARED; f++) {        /* read-only sources shared by all workers */
+/* the read-only sources shared by all workers, in cfg.sub: 0, or -1 and why */
+static int make_shared(char *why, size_t n)
+{
+	char b[PATH_MAX];
+	for (unsigned f = 0; f < NSHARED; f++) {
 		unsigned char *d = malloc(cfg.shared_size);
 		sfmt(b, sizeof b, "%s/shared%u", cfg.sub, f);
 		int fd = open(b, O_WRONLY | O_CREAT | O_TRUNC, 0444), ok = d && fd >= 0;
@@ -1194,17 +1273,24 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 		free(d);
 		if (fd >= 0)
 			close(fd);
-		if (!ok) {
-			sg_ktap_result(1, nm, "setup: cannot create %s: %s", b, strerror(errno));
-			return 1;
-		}
+		if (!ok)
+			return sfmt(why, n, "setup: cannot create %s: %s", b, strerror(errno)), -1;
 	}
+	return 0;
+}
 
-	struct wshared *sh = mmap(NULL, W * sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED) {
-		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
-		return 1;
-	}
+static unsigned mtry;   /* --minimise: the try running */
+
+/* Fork *pW workers (fewer if fork fails) on recs (a replay) or the generator
+ * and wait for them, with progress lines and the hang watchdog. st[i] gets
+ * each one's wait status (-1: not reaped), *secs the time taken. Returns
+ * the hung worker, or ~0u. */
+static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const struct op *recs, size_t nrec,
+			    unsigned rworker, double *secs)
+{
+	unsigned W = *pW, alive = 0, hung = ~0u;
+	pid_t pid[64];
+	char b[4096];
 	double t0 = now(), last = t0, delay = 0.001;
 	u64 tot = opt.ops * W, next = tot / 10, done = 0;
 	for (unsigned i = 0; i < W; i++) {
@@ -1212,7 +1298,7 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 			_exit(worker_main(nrec ? rworker : i, &sh[i], recs, nrec));
 		if (pid[i] < 0) {
 			sg_say("# error: fork: %s\n", strerror(errno));
-			W = i;
+			*pW = W = i;
 			break;
 		}
 		st[i] = -1;
@@ -1246,7 +1332,10 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 			sg_say("# hang name=%s worker=%u %s\n", cfg.name, i, sh[i].summary);
 			alive = reap_or_abandon(pid, st, W);
 		}
-		if (alive && ((tot && done >= next) || t - last >= opt.progress)) {
+		if (alive && opt.minimise && t - last >= opt.progress) {
+			sg_say("# minimise: try %u running: %llu of %zu ops after %.0f s\n", mtry, (ull)done, nrec, t - t0);
+			last = t;
+		} else if (alive && !opt.minimise && ((tot && done >= next) || t - last >= opt.progress)) {
 			sg_say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
 			    (ull)done, (ull)tot, t - t0, done / (t - t0));
 			last = t;
@@ -1254,7 +1343,41 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 				next += tot / 10 ? tot / 10 : 1;
 		}
 	}
-	double secs = now() - t0;
+	*secs = now() - t0;
+	return hung;
+}
+
+static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned rworker)
+{
+	unsigned W = opt.workers, bad = ~0u, hung;
+	int st[64];
+	char *r, b[4096], nm[80];
+	double secs;
+
+	sfmt(nm, sizeof nm, "soak.%s", opt.fs[ci].name);
+	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, opt.fs[ci].name, (int)getpid());
+	if (cfg_setup(ci, b, sizeof b)) {
+		sg_ktap_result(1, nm, "%s", b);
+		return 1;
+	}
+	sg_say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
+	    cfg.sub, (ull)opt.seed, W, cfg.block, cfg.dio, (ull)cfg.maxsz);
+	if (!cfg.dio)
+		sg_say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
+	if (make_shared(b, sizeof b)) {
+		sg_ktap_result(1, nm, "%s", b);
+		return 1;
+	}
+
+	struct wshared *sh = mmap(NULL, W * sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
+		return 1;
+	}
+	hung = run_workers(sh, &W, st, recs, nrec, rworker, &secs);
+	u64 done = 0;
+	for (unsigned i = 0; i < W; i++)
+		done += sh[i].ops;
 
 	u64 cnt[NOPS] = { 0 }, ns[NOPS] = { 0 };
 	for (unsigned i = 0; i < W; i++)
@@ -1304,6 +1427,480 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	return bad != ~0u;
 }
 
+/* ---- --minimise: delta debugging (ddmin) over verbatim replays ---- */
+static void usage(const char *why);
+struct outcome { int kind, err; unsigned type; u64 n; char summary[256]; };
+
+static struct {
+	char top[PATH_MAX];             /* the tries' directories are made in it */
+	struct op *all, *buf;           /* every op the log ran up to its failure; one try's */
+	size_t nall;
+	struct outcome cls;             /* the log's own failure: what a try must show */
+	unsigned rworker, tries, cached;
+	double t0;
+	int stopped;                    /* 1: the time bound; 2: a worker stuck in the kernel */
+	u64 *seen, *hits;               /* the lists tried that did not fail, that did (hashes) */
+	size_t nseen, capseen, nhits, caphits;
+} mn;
+
+/* The class of a failure: its kind, the op that ran last when it was seen
+ * (the one that failed, the one whose check saw a mismatch, or an
+ * injection), and the errno or signal. Nothing else counts as the failure. */
+static int same_class(const struct outcome *a, const struct outcome *b)
+{
+	return a->kind == b->kind && a->type == b->type && a->err == b->err;
+}
+
+static void fmt_class(char *b, size_t n, const struct outcome *o, int key)
+{
+	if (key)
+		sfmt(b, n, o->err ? "%s/%s/%d" : "%s/%s", kind_name[o->kind], optab[o->type].name, o->err);
+	else if (o->kind == K_ERROR)
+		sfmt(b, n, "error %d (%s) at %s", o->err, strerror(o->err), optab[o->type].name);
+	else if (o->kind == K_SIGNAL)
+		sfmt(b, n, "signal %d (%s) at %s", o->err, strsignal(o->err), optab[o->type].name);
+	else
+		sfmt(b, n, "%s at %s", kind_name[o->kind], optab[o->type].name);
+}
+
+/* Between tries: write back, and with --drop-caches start the next from an
+ * empty page cache. Writing 4 first silences the kernel's line per drop
+ * (where it knows bit 2; one that does not refuses it, and says each). */
+static void settle(void)
+{
+	static int quiet;
+	sync();
+	if (!opt.drop_caches)
+		return;
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+	if (fd >= 0 && !quiet++ && pwrite(fd, "4\n", 2, 0) < 0)
+		errno = 0;
+	int ok = fd >= 0 && pwrite(fd, "3\n", 2, 0) == 2;      /* at 0: a sysctl ignores a write past it */
+	if (!ok) {
+		sg_say("# note: %s: cannot drop caches (%s); the tries go on without\n", cfg.name, strerror(errno));
+		opt.drop_caches = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+/* One try: recs replayed by one worker in a directory of its own (fresh
+ * files), removed after; how it ended in out. show: print its report. */
+static void run_try(const struct op *recs, size_t nrec, struct outcome *out, int show)
+{
+	unsigned W = 1, hung;
+	int st = 0;
+	double secs;
+	char *r;
+
+	memset(out, 0, sizeof *out);
+	sfmt(cfg.sub, sizeof cfg.sub, "%s/t%u", mn.top, mtry);
+	if (mkdir(cfg.sub, 0755)) {
+		out->kind = K_SETUP;
+		sfmt(out->summary, sizeof out->summary, "setup: cannot create %s: %s", cfg.sub, strerror(errno));
+		return;
+	}
+	struct wshared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED || make_shared(out->summary, sizeof out->summary)) {
+		out->kind = K_SETUP;
+		if (sh == MAP_FAILED)
+			sfmt(out->summary, sizeof out->summary, "setup: mmap: %s", strerror(errno));
+		else
+			munmap(sh, sizeof *sh);
+		sg_rm_tree(cfg.sub);
+		return;
+	}
+	hung = run_workers(sh, &W, &st, recs, nrec, mn.rworker, &secs);
+	const struct op *last = sh->nring ? &sh->ring[(sh->nring - 1) % opt.log_ops] : NULL;
+	out->type = last ? last->type : OP_VERIFY;
+	out->n = last ? last->n : 0;
+	if (!W)
+		out->kind = K_SETUP;
+	else if (hung == 0 || st == -1)
+		out->kind = K_HANG, mn.stopped = st == -1 ? 2 : mn.stopped;
+	else if (WIFSIGNALED(st))
+		out->kind = K_SIGNAL, out->err = WTERMSIG(st);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		out->kind = K_PASS;
+	else
+		out->kind = sh->fkind ? sh->fkind : K_SETUP, out->err = sh->ferr;
+	if (sh->summary[0])
+		sfmt(out->summary, sizeof out->summary, "%s", sh->summary);
+	else if (out->kind == K_SIGNAL)
+		sfmt(out->summary, sizeof out->summary, "killed by signal %d (%s) after %llu ops", out->err,
+		     strsignal(out->err), (ull)sh->ops);
+	else
+		sfmt(out->summary, sizeof out->summary, out->kind == K_PASS ? "%llu ops clean" : "failed after %llu ops",
+		     (ull)sh->ops);
+	for (char *line = sh->rep; show && (r = strchr(line, '\n')); line = r + 1)
+		sg_say("%.*s\n", (int)(r - line), line);
+	munmap(sh, sizeof *sh);
+	if (!opt.keep && st != -1)
+		sg_rm_tree(cfg.sub);
+	settle();
+}
+
+/* the ops all[idx[0..k)] into mn.buf, numbered from 1 (an injection keeps
+ * the number of the op before it, so replay runs it right after that op) */
+static void renumber(const size_t *idx, size_t k)
+{
+	uint32_t n = 0;
+	for (size_t i = 0; i < k; i++) {
+		mn.buf[i] = mn.all[idx[i]];
+		mn.buf[i].n = mn.buf[i].type == OP_INJECT && n ? n : ++n;
+	}
+}
+
+static void remember(u64 **set, size_t *n, size_t *cap, u64 h)
+{
+	if (*n == *cap && !(*set = realloc(*set, (*cap = 2 * *cap + 256) * sizeof **set)))
+		usage("out of memory");
+	(*set)[(*n)++] = h;
+}
+
+/* Do the ops all[idx[0..k)] fail in the log's class? A list of ops seen not
+ * to fail before is not run again; none is run past the time bound. fresh:
+ * a list seen to fail before does not count either (simplify's changes must
+ * each reach a new list, or two of them could undo each other for ever). */
+static int test(const size_t *idx, size_t k, const char *what, int fresh)
+{
+	struct outcome o;
+	char c[400], cl[160];
+	u64 h = mix64(k);
+	renumber(idx, k);
+	for (size_t i = 0; i < k; i++) {
+		const struct op *p = &mn.buf[i];
+		h = mix64(h ^ mix64(p->n ^ (u64)p->type << 32 ^ (u64)p->f << 40 ^ (u64)p->sf << 48));
+		h = mix64(h ^ p->off ^ mix64(p->len ^ mix64(p->soff ^ mix64(p->arg))));
+	}
+	for (size_t i = 0; i < mn.nseen; i++)
+		if (mn.seen[i] == h)
+			return mn.cached++, 0;
+	for (size_t i = 0; fresh && i < mn.nhits; i++)
+		if (mn.hits[i] == h)
+			return mn.cached++, 0;
+	if (mn.stopped)
+		return 0;
+	if (opt.minimise_secs && now() - mn.t0 >= opt.minimise_secs) {
+		mn.stopped = 1;
+		sg_say("# minimise: the %llu s bound is reached: stopping early with the shortest failing log so far\n",
+		    (ull)opt.minimise_secs);
+		return 0;
+	}
+	mtry = ++mn.tries;
+	opt.quiet = 1;          /* notes on ops that no longer fit, results that differ from the log */
+	run_try(mn.buf, k, &o, 0);
+	opt.quiet = 0;
+	int hit = same_class(&o, &mn.cls);
+	fmt_class(cl, sizeof cl, &o, 0);
+	if (o.kind == K_PASS)
+		sfmt(c, sizeof c, "passes");
+	else
+		sfmt(c, sizeof c, "%s: %s", hit ? "fails, the same class" : "fails differently, not the class", o.summary);
+	if (o.kind != K_PASS && !hit)
+		sfmt(c + strlen(c), sizeof c - strlen(c), " (%s)", cl);
+	sg_say("# minimise: try %u: %zu ops (%s): %s\n", mn.tries, k, what, c);
+	if (hit)
+		remember(&mn.hits, &mn.nhits, &mn.caphits, h);
+	else
+		remember(&mn.seen, &mn.nseen, &mn.capseen, h);
+	return hit;
+}
+
+/* Zeller's ddmin over c[0..*len) (which fails): split into n chunks, try
+ * each chunk alone, then each complement; a failing one becomes c (n back
+ * to 2, or n - 1 for a complement); if none fails, n doubles. It ends when
+ * n = len and no complement fails: removing any single op loses the class
+ * (1-minimal). Returns 1 if it got there, 0 if it stopped early. */
+static int ddmin(size_t *c, size_t *plen)
+{
+	size_t len = *plen, n = 2, *t = malloc(len * sizeof *t);
+	char what[80];
+	if (!t)
+		usage("out of memory");
+	while (len >= 2 && !mn.stopped) {
+		int found = 0;
+		for (size_t i = 0; i < n && !found; i++) {
+			size_t a = i * len / n, b = (i + 1) * len / n;
+			sfmt(what, sizeof what, "chunk %zu of %zu", i + 1, n);
+			if ((found = test(c + a, b - a, what, 0))) {
+				memmove(c, c + a, (b - a) * sizeof *c);
+				len = b - a, n = 2;
+			}
+		}
+		for (size_t i = 0; i < n && !found; i++) {
+			size_t a = i * len / n, b = (i + 1) * len / n, k = 0;
+			for (size_t j = 0; j < len; j++)
+				if (j < a || j >= b)
+					t[k++] = c[j];
+			sfmt(what, sizeof what, "without chunk %zu of %zu", i + 1, n);
+			if ((found = test(t, k, what, 0))) {
+				memcpy(c, t, k * sizeof *c);
+				len = k, n = n > 2 ? n - 1 : 2;
+			}
+		}
+		if (!found && n >= len)
+			break;
+		if (!found)
+			n = min64(2 * n, len);
+	}
+	free(t);
+	*plen = len;
+	return !mn.stopped;
+}
+
+/* Simplify each op of c[0..len) in place, one change at a time, each kept
+ * only if the ops still fail in the class: its length, offset or source
+ * offset lowered to a smaller block-aligned value (0 or one block, then half,
+ * then aligned down), its range started at 0 with its end kept, or given the
+ * range of an earlier op on the same file (a source offset: where an earlier
+ * op on the source file starts). Ops entangled by exact sizes (a
+ * clone to an unaligned source EOF needs the ops that made that size) come
+ * apart this way, and an op moved onto another's range can make ops that
+ * only prepared the old one removable: ddmin runs again after. Returns the
+ * changes kept. */
+static unsigned simplify(const size_t *c, size_t len, int first)
+{
+	static const char *const fname[] = { "len", "off", "soff", "range" };
+	u64 B = cfg.block;
+	unsigned kept = 0;
+	char what[160];
+	for (size_t i = 0; i < len && !mn.stopped; i++) {
+		struct op *o = &mn.all[c[i]];
+		const struct optype *t = &optab[o->type];
+		u64 g = t->flags & G_DIO ? cfg.dio : 1;
+		int remap = o->type == OP_COPY || o->type == OP_CLONE || o->type == OP_DEDUPE;
+		if (o->type == OP_INJECT || o->type == OP_REOPEN || o->type == OP_FSYNC || o->type == OP_VERIFY)
+			continue;       /* where a byte is flipped, a whole file: nothing simpler */
+		/* the ranges of the earlier ops on its file, and on its source file
+		 * (where they start) for a copy, clone or dedupe, as candidates */
+		for (size_t j = 0; j < i && remap && !mn.stopped; j++) {
+			const struct op *p = &mn.all[c[j]];
+			u64 sg = o->type == OP_COPY ? 1 : B, x = rdown(p->off, sg);
+			if (p->f != o->sf || (optab[p->type].flags & G_NOLEN) || x == o->soff)
+				continue;
+			struct op old = *o;
+			o->soff = x;
+			sfmt(what, sizeof what, "op %zu %s: soff 0x%llx -> op %zu's, 0x%llx", i + 1, t->name,
+			     (ull)old.soff, j + 1, (ull)x);
+			if (test(c, len, what, 1)) {
+				kept++;
+				break;
+			}
+			*o = old;
+		}
+		if (first && kept)
+			return kept;
+		for (size_t j = 0; j < i && !(t->flags & G_NOLEN) && !mn.stopped; j++) {
+			const struct op *p = &mn.all[c[j]];
+			u64 pl = p->type == OP_CLONE || p->type == OP_DEDUPE ? rup(p->len, B) : p->len;
+			if (p->f != o->f || (optab[p->type].flags & G_NOLEN) || (p->off == o->off && pl == o->len) ||
+			    p->off % g || pl % g || !pl)
+				continue;
+			struct op old = *o;
+			o->off = p->off, o->len = pl;
+			sfmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> op %zu's, 0x%llx+0x%llx", i + 1, t->name,
+			     (ull)old.off, (ull)old.len, j + 1, (ull)o->off, (ull)o->len);
+			if (test(c, len, what, 1)) {
+				kept++;
+				break;
+			}
+			*o = old;
+		}
+		if (first && kept)
+			return kept;
+		for (int fld = 0; fld < 4 && !mn.stopped; fld++) {
+			if ((fld == 0 || fld == 3) && (t->flags & G_NOLEN))
+				continue;       /* a truncate has only its size (off) */
+			if (fld == 2 && !remap)
+				continue;
+			u64 *v = fld == 0 || fld == 3 ? &o->len : fld == 1 ? &o->off : &o->soff;
+			u64 lo = fld == 0 ? B : 0;
+			u64 cand[3] = { lo, rdown(*v / 2, B), rdown(*v, B) };
+			for (int k = 0; k < (fld == 3 ? 1 : 3); k++) {
+				struct op old = *o;
+				u64 x = cand[k];
+				if (fld == 3) {                 /* [0, end) */
+					if (!o->off)
+						break;
+					o->len += o->off, o->off = 0;
+				} else {
+					if (x >= *v || x < lo || x % g || (k && x == cand[k - 1]))
+						continue;
+					*v = x;
+				}
+				if (fld == 3)
+					sfmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> 0x0+0x%llx", i + 1, t->name,
+					     (ull)old.off, (ull)old.len, (ull)o->len);
+				else
+					sfmt(what, sizeof what, "op %zu %s: %s 0x%llx -> 0x%llx", i + 1, t->name, fname[fld],
+					     (ull)(fld == 0 ? old.len : fld == 1 ? old.off : old.soff), (ull)x);
+				if (test(c, len, what, 1)) {
+					kept++;
+					break;
+				}
+				*o = old;
+			}
+			if (first && kept)
+				return kept;
+		}
+	}
+	return kept;
+}
+
+/* Past ddmin and simplify no single op can go and no single change helps;
+ * an op may still go if another changes with it (a truncate that only
+ * dropped a shared extent, once the unshare is moved onto that extent).
+ * For each op, the list without it gets one simplify() change: the first
+ * that fails in the class is kept. Returns 1 if an op went. */
+static int repair(size_t *c, size_t *plen)
+{
+	size_t len = *plen, *t = malloc(len * sizeof *t);
+	if (!t)
+		usage("out of memory");
+	for (size_t k = 0; k < len && len > 1 && !mn.stopped; k++) {
+		for (size_t j = 0, n = 0; j < len; j++)
+			if (j != k)
+				t[n++] = c[j];
+		sg_say("# minimise: without op %zu %s, with one change to the others:\n", k + 1,
+		    optab[mn.all[c[k]].type].name);
+		if (simplify(t, len - 1, 1)) {
+			memcpy(c, t, (len - 1) * sizeof *c);
+			*plen = len - 1;
+			free(t);
+			return 1;
+		}
+	}
+	free(t);
+	return 0;
+}
+
+static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
+{
+	char nm[80], b[4096], cl[160], key[160];
+	size_t *c, len, expanded = recs[0].n - 1 + nrec;
+	struct outcome o;
+	FILE *out = NULL;
+	int one_min, stable = 0;
+	const unsigned reruns = 3;
+
+	mn.rworker = rworker;
+	mn.t0 = now();
+	sfmt(nm, sizeof nm, "minimise.%s", opt.fs[0].name);
+	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-min-%s-%d", opt.fs[0].dir, opt.fs[0].name, (int)getpid());
+	if (cfg_setup(0, b, sizeof b)) {
+		sg_ktap_result(1, nm, "%s", b);
+		return 1;
+	}
+	sfmt(mn.top, sizeof mn.top, "%s", cfg.sub);
+	sg_say("# minimise name=%s dir=%s log=%s logged=%zu from=%u block=%u dio-align=%u bound=%llus\n", cfg.name,
+	    mn.top, opt.minimise, nrec, recs[0].n, cfg.block, cfg.dio, (ull)opt.minimise_secs);
+
+	/* the log once, as --replay runs it, keeping every op it runs */
+	if (cap_start(expanded + 16)) {
+		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
+		return 1;
+	}
+	run_try(recs, nrec, &mn.cls, 1);
+	mn.nall = *cap.n;
+	mn.all = malloc((mn.nall + 1) * sizeof *mn.all);
+	mn.buf = malloc((mn.nall + 1) * sizeof *mn.buf);
+	c = malloc((mn.nall + 1) * sizeof *c);
+	if (!mn.all || !mn.buf || !c)
+		usage("out of memory");
+	memcpy(mn.all, cap.ops, mn.nall * sizeof *mn.all);
+	cap_stop();
+	sg_say("# minimise: the log as replayed: %zu ops (%zu regenerated from the seed, %zu logged) in %.1f s\n",
+	    expanded, expanded - nrec, nrec, now() - mn.t0);
+	if (mn.cls.kind == K_PASS || mn.cls.kind == K_SETUP || !mn.nall) {
+		sg_ktap_result(1, nm, "%s: %s", mn.cls.kind == K_PASS ? "the log does not fail here" : "cannot run it",
+			       mn.cls.summary);
+		sg_rm_tree(mn.top);
+		return 1;
+	}
+	fmt_class(cl, sizeof cl, &mn.cls, 0);
+	fmt_class(key, sizeof key, &mn.cls, 1);
+	sg_say("# minimise: it fails: %s\n", mn.cls.summary);
+	sg_say("# minimise: class: %s; a try fails only if it fails with this class\n", cl);
+	sg_say("# minimise: truncated after the failing op %llu: %zu of %zu ops\n", (ull)mn.cls.n, mn.nall, expanded);
+
+	/* the shortest failing tail first (cheap when the cause is recent), then ddmin */
+	len = mn.nall;
+	for (size_t i = 0; i < len; i++)
+		c[i] = i;
+	for (size_t k = 1; 2 * k < len && !mn.stopped; k *= 2) {
+		sfmt(b, sizeof b, "the last %zu", k);
+		if (test(c + len - k, k, b, 0)) {
+			memmove(c, c + len - k, k * sizeof *c);
+			len = k;
+			break;
+		}
+	}
+	one_min = ddmin(c, &len);
+	size_t subset = len;
+	unsigned changed = 0, n;
+	while (!mn.stopped && ((n = simplify(c, len, 0)) || (n = repair(c, &len)))) {
+		changed += n;
+		one_min = ddmin(c, &len);
+	}
+	if (mn.stopped == 2)
+		sg_say("# minimise: stopped: a worker is stuck in the kernel\n");
+
+	/* the result once more, to log its own results, then as a record
+	 * parsed back, replayed the way --replay runs it, a few times */
+	renumber(c, len);
+	mtry = mn.tries + 1;
+	if (!cap_start(len + 1)) {
+		opt.quiet = 1;  /* its results differ from the log's: that is why it runs */
+		run_try(mn.buf, len, &o, 1);
+		opt.quiet = 0;
+		if (*cap.n == len)
+			memcpy(mn.buf, cap.ops, len * sizeof *mn.buf);
+		cap_stop();
+	}
+	if (opt.minimise_out && !(out = fopen(opt.minimise_out, "w")))
+		sg_say("# note: cannot write --minimise-out %s: %s\n", opt.minimise_out, strerror(errno));
+	fmt_header(b, sizeof b, rworker);
+	sg_say("# minimised: %s\n", b);
+	if (out)
+		fprintf(out, "%s\n", b);
+	for (size_t i = 0; i < len; i++) {
+		struct op p = mn.buf[i];
+		fmt_op(b, sizeof b, &p);
+		sg_say("# minimised: %s\n", b);
+		if (out)
+			fprintf(out, "%s\n", b);
+		if (parse_op(b, &mn.buf[i]))
+			usage("internal error: an op line does not parse back");
+	}
+	if (out && fclose(out))
+		sg_say("# note: writing --minimise-out %s failed: %s\n", opt.minimise_out, strerror(errno));
+	for (unsigned i = 0; i < reruns; i++) {
+		mtry = mn.tries + 2 + i;
+		opt.quiet = 1;
+		run_try(mn.buf, len, &o, 0);
+		opt.quiet = 0;
+		stable += same_class(&o, &mn.cls);
+		sg_say("# minimise: rerun %u of %u: %s: %s\n", i + 1, reruns,
+		    o.kind == K_PASS ? "passes" : same_class(&o, &mn.cls) ? "fails, the same class" : "fails differently",
+		    o.summary);
+	}
+	sg_say("# minimise: done name=%s before=%zu after=%zu subset=%zu simplified=%u tries=%u cached=%u secs=%.1f stopped_early=%d one_minimal=%d reruns=%u/%u class=%s\n",
+	    cfg.name, mn.nall, len, subset, changed, mn.tries, mn.cached, now() - mn.t0, mn.stopped != 0, one_min,
+	    stable, reruns, key);
+	if (opt.minimise_out)
+		sg_say("# minimise: record written to %s; replay: sg-soak --fs %s:<dir> --replay %s\n", opt.minimise_out,
+		    cfg.name, opt.minimise_out);
+	if (!opt.keep)
+		sg_rm_tree(mn.top);
+	free(c);
+	if (stable == reruns)
+		sg_ktap_result(0, nm, NULL);
+	else
+		sg_ktap_result(1, nm, "the minimised log failed as the original in %u of %u reruns", stable, reruns);
+	return stable != reruns;
+}
+
 /* ---- command line ---- */
 static const char usage_text[] =
 	"usage: sg-soak --fs NAME:DIR [--fs NAME:DIR ...] [options]\n"
@@ -1324,6 +1921,11 @@ static const char usage_text[] =
 	"      --log-ops K        ops kept in the failure oplog (default 100, max 1000)\n"
 	"      --record FILE      record every op to FILE\n"
 	"      --replay FILE      re-execute a recorded op log or a failure oplog\n"
+	"      --minimise FILE    delta-debug a failing log (record or oplog; one --fs) to a\n"
+	"                         shortest record failing the same way; '# minimised: ' lines\n"
+	"      --minimise-secs S  stop minimising after S s with the best so far (default 300; 0: none)\n"
+	"      --minimise-out OUT also write the minimised record to OUT\n"
+	"      --drop-caches      minimise: sync and drop the page cache between tries (root)\n"
 	"      --inject-corruption  SELF-TEST: flip one file byte behind the model's back\n"
 	"      --progress SEC     progress line interval (default 30; also every 10%)\n"
 	"      --hang SEC         a worker with no op done for SEC s is hung: its op is named,\n"
@@ -1388,6 +1990,8 @@ static void parse(int argc, char **argv)
 		{ "log-ops", 1, 0, 'K' }, { "record", 1, 0, 'r' }, { "replay", 1, 0, 'R' },
 		{ "inject-corruption", 0, 0, 'I' }, { "progress", 1, 0, 'p' }, { "keep", 0, 0, 'k' },
 		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
+		{ "minimise", 1, 0, 'M' }, { "minimise-secs", 1, 0, 'T' }, { "minimise-out", 1, 0, 'O' },
+		{ "drop-caches", 0, 0, 'C' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
 	const char *bad;
@@ -1424,6 +2028,10 @@ static void parse(int argc, char **argv)
 		case 'H': opt.hang = num(optarg, "hang limit"); break;
 		case 'J': opt.inject_hang = num(optarg, "op number"); break;
 		case 'k': opt.keep = 1; break;
+		case 'M': opt.minimise = optarg; break;
+		case 'T': opt.minimise_secs = num(optarg, "time bound"); break;
+		case 'O': opt.minimise_out = optarg; break;
+		case 'C': opt.drop_caches = 1; break;
 		case 'h': usage(NULL); break;
 		default: usage("unknown option");
 		}
@@ -1460,14 +2068,14 @@ static void defaults(void)
 
 /* Read a --record file or a failure oplog (with or without '# oplog: '
  * prefixes, possibly inside a console log), apply its header's arguments. */
-static size_t load_replay(struct op **recs, unsigned *worker)
+static size_t load_replay(const char *path, struct op **recs, unsigned *worker)
 {
-	FILE *f = fopen(opt.replay, "r");
+	FILE *f = fopen(path, "r");
 	char *line = NULL, *p, *argv[64], *hdr = NULL;
 	size_t cap = 0, n = 0, alloc = 0;
 	int marked = 0, argc = 1;
 	if (!f) {
-		fprintf(stderr, "sg-soak: --replay %s: %s\n", opt.replay, strerror(errno));
+		fprintf(stderr, "sg-soak: --%s %s: %s\n", opt.minimise ? "minimise" : "replay", path, strerror(errno));
 		exit(2);
 	}
 	while (getline(&line, &cap, f) > 0)
@@ -1530,12 +2138,15 @@ int main(int argc, char **argv)
 	opt.log_ops = 100;
 	opt.progress = 30;
 	opt.hang = 60;
+	opt.minimise_secs = 300;
 	defaults();
 	parse(argc, argv);
-	if (opt.replay) {
+	if (opt.minimise && (opt.replay || opt.record || opt.nfs != 1))
+		usage("--minimise takes one --fs, and no --replay or --record");
+	if (opt.replay || opt.minimise) {
 		if (opt.inject)
 			usage("--inject-corruption cannot be combined with --replay (the log carries the injection)");
-		nrec = load_replay(&recs, &rworker);
+		nrec = load_replay(opt.minimise ? opt.minimise : opt.replay, &recs, &rworker);
 	} else if (!opt.ops && !opt.duration) {
 		opt.ops = 10000;
 	}
@@ -1553,17 +2164,23 @@ int main(int argc, char **argv)
 		n += sfmt(b + n, sizeof b - n, " --fs '%s:%s'", opt.fs[i].name, opt.fs[i].dir);
 	if (opt.replay)
 		n += sfmt(b + n, sizeof b - n, " --replay '%s'", opt.replay);
+	else if (opt.minimise)
+		n += sfmt(b + n, sizeof b - n, " --minimise '%s' --minimise-secs %llu%s", opt.minimise,
+			  (ull)opt.minimise_secs, opt.drop_caches ? " --drop-caches" : "");
 	else
 		n += sfmt(b + n, sizeof b - n, " "), n += fmt_args(b + n, sizeof b - n, 0);
 	sg_say("%s%s%s%s%s%s\n", b, opt.record ? " --record " : "", opt.record ? opt.record : "",
 	    opt.log ? " --log " : "", opt.log ? opt.log : "", opt.inject ? " --inject-corruption" : "");
-	if (opt.replay)
+	if (nrec)
 		sg_say("# replay: %zu logged ops from op %u (worker %u)%s\n", nrec, recs[0].n, rworker,
 		    recs[0].n > 1 ? "; ops before it are regenerated from the seed" : "");
 	if (opt.inject)
 		sg_say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
-	for (unsigned i = 0; i < opt.nfs; i++)
-		run_config(i, recs, nrec, rworker);
+	if (opt.minimise)
+		minimise(recs, nrec, rworker);
+	else
+		for (unsigned i = 0; i < opt.nfs; i++)
+			run_config(i, recs, nrec, rworker);
 	free(recs);
 	return sg_ktap_finish();
 }
