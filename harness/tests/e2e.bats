@@ -7,6 +7,8 @@
 setup_file() {
 	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	export SOAK_OPS=${E2E_SOAK_OPS:-5000} SEED=${E2E_SEED:-20181203}
+	# a failing soak is minimised in the guest; bounded for CI
+	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-120}
 }
 
 @test "make branch=6.1 validate exits 0 with a complete report" {
@@ -35,6 +37,15 @@ setup_file() {
 	x=$ROOT/reports/6.1/latest/junit.xml
 	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
 	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '[.variants[] | .tests | length + 1] | add' "$j")" ]
+	# every failing soak's op log was minimised on its kernel, or said why not
+	d=$ROOT/reports/6.1/latest
+	[ "$(jq '.minimised | length' "$j")" -eq "$(ls "$d"/*/oplog-*.txt 2>/dev/null | wc -l)" ]
+	jq -r '.minimised[] | "\(.variant) \(.fs) \(.status) \(.ops_before) -> \(.ops) in \(.tries) tries"' "$j"
+	jq -e '.minimised | all(.status != "no-result")' "$j"
+	jq -e '[.minimised[] | select(.status == "ok")] | all(.ops <= .ops_before and (.record | test("^(baseline|patched)/minimised-(xfs|ext4)[.]record$")))' "$j"
+	for r in $(jq -r '.minimised[] | select(.status == "ok") | .record' "$j"); do
+		[ "$(grep -c '^op=' "$d/$r")" -eq "$(jq --arg r "$r" '.minimised[] | select(.record == $r) | .ops' "$j")" ]
+	done
 	cp "$j" "$BATS_FILE_TMPDIR/first.json"
 }
 
