@@ -222,3 +222,25 @@ build_variant() {
 	run env FRAGMENTS="$f" PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$H/config" "$k" "$out"
 	[[ "$output" == *"config unchanged"* ]]
 }
+
+@test "series: switching variants puts back only the files patches touched; a file a patch made is gone again" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	printf -- '--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+new\n' > "$R/backports/9.6/0002-new.patch"
+	printf '0001-x.patch\n0002-new.patch\n' > "$R/backports/9.6/series"
+	w=$STABLEGATE_CACHE/work/9.6
+	run "$H/series" 9.6 patched "$k"
+	[ "$status" -eq 0 ] && [ "$(cat "$w/notes.txt")" = y ] && [ "$(cat "$w/new.c")" = new ]
+	run "$H/series" 9.6 baseline "$k"
+	echo "$output"
+	[ "$status" -eq 0 ] && [[ "$output" == *"2 files put back to the tree's"* ]]
+	[ "$(cat "$w/notes.txt")" = x ] && [ ! -e "$w/new.c" ]
+	[ "$(stat -c %i "$w/notes.txt")" = "$(stat -c %i "$k/notes.txt")" ]	# a hard link again
+	run "$H/series" 9.6 prefix-1 "$k"
+	[ "$(cat "$w/notes.txt")" = y ] && [ ! -e "$w/new.c" ]
+	[ "$(cat "$k/notes.txt")" = x ]	# the tree itself never written
+	# an edited tree is copied anew, not switched
+	echo a2 > "$k/a.c"
+	run "$H/series" 9.6 patched "$k"
+	[[ "$output" != *"put back"* ]] && [ "$(cat "$w/a.c")" = a2 ] && [ "$(cat "$w/new.c")" = new ]
+}
