@@ -160,6 +160,7 @@ build_variant() {
 	}
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
+	rm "$out/.sg-sums"	# (a build dir from before .sg-sums)
 	run cycle	# notes.txt, patched again: not known yet, so refreshed; make runs
 	echo "$output"
 	[ "$status" -eq 0 ]
