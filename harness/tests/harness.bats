@@ -887,7 +887,7 @@ BOOT
 	! ls -d "$STABLEGATE_CACHE"/images/minimise-* 2>/dev/null || false	# its images are gone
 }
 
-@test "report: minimised soak logs are in result.json (per variant and fs) and in summary.md's soak section and evidence" {
+@test "report: minimised soak logs are in result.json (per variant and fs), summary.md and review.txt" {
 	r=$BATS_TEST_TMPDIR/r
 	make_run "$r" pass pass
 	printf '%s\n' FS=xfs STATUS=ok OPS_BEFORE=706 OPS_SUBSET=11 OPS_AFTER=6 TRIES=572 SECONDS=46.4 STOPPED_EARLY=0 \
@@ -904,9 +904,14 @@ BOOT
 	sed -n '/^## Soak/,/^## Stage/p' "$s" | grep -qF -- '- patched xfs soak log: 706 → 6 ops in 572 tries, 46.4 s, 1-minimal: `patched/minimised-xfs.record` (class mismatch/collapse)'
 	sed -n '/^## Soak/,/^## Stage/p' "$s" | grep -qF 'baseline ext4 soak log: 20000 → 130 ops in 40 tries, 301.5 s, stopped early at the 300 s bound'
 	sed -n '/^## Evidence/,$p' "$s" | grep -qF 'Minimised: patched xfs soak log: 706 → 6 ops in 572 tries, 46.4 s, 1-minimal, reports/6.1/test/patched/minimised-xfs.record'
+	# and in review.txt, within its 72 columns
+	grep -qxF '* patched xfs: 706 -> 6 ops (1-minimal),' "$r/review.txt"
+	grep -qxF '  reports/6.1/test/patched/minimised-xfs.record' "$r/review.txt"
+	grep -qxF '* baseline ext4: 20000 -> 130 ops (stopped early at 300 s),' "$r/review.txt"
+	! grep -q '.\{73\}' "$r/review.txt" || false
 	# a run with none says nothing about it
 	rm "$r"/*/minimise-*.env
 	run "$H/report" "$r"
 	[ "$(jq '.minimised | length' "$j")" -eq 0 ]
-	! grep -q -i minimised "$s" || false
+	! grep -q -i minimised "$s" "$r/review.txt" || false
 }
