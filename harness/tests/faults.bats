@@ -396,3 +396,47 @@ series_in_tree=no'
 	[ -z "$found" ]
 	result "$(echo "$output" | grep error:)"
 }
+
+@test "SIGINT and SIGTERM during the boot: QEMU ends with the run; the lock is free" {
+	fake_branch 9.5
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	# a VM that never finishes, and says who it is
+	printf '#!/bin/sh\necho $$ > "%s/qemu.pid"\nexec sleep 600\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	for sig in INT TERM; do
+		rm -f "$BATS_TEST_TMPDIR/qemu.pid"
+		validate_bg "$BATS_TEST_TMPDIR/q.log" PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg \
+			KSRC="$K" VARIANTS=patched SUITES=smoke branch=9.5
+		wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120
+		q=$(cat "$BATS_TEST_TMPDIR/qemu.pid")
+		kill -$sig -- -$VPID
+		gone $VPID
+		for _i in $(seq 15); do kill -0 "$q" 2>/dev/null || break; sleep 1; done
+		! kill -0 "$q" 2>/dev/null || { ps -o pid,pgid,args -p "$q"; false; }
+		result "SIG$sig during the boot: the VM ($q) is gone"
+	done
+	# the next run takes the branch lock without waiting
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg BOOT_TIMEOUT=5 KSRC="$K" VARIANTS=patched SUITES=smoke \
+		"$R/harness/validate" 9.5
+	[[ "$output" != *"waiting"* ]]
+}
+
+@test "SIGTERM to validate-all during a boot: the VM ends with it; the lock is free" {
+	fake_branch 9.5
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho $$ > "%s/qemu.pid"\nexec sleep 600\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	mkdir -p "$BATS_TEST_TMPDIR/kd"
+	ln -s "$K" "$BATS_TEST_TMPDIR/kd/linux-9.5"
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC_DIR="$BATS_TEST_TMPDIR/kd" VARIANTS=patched SUITES=smoke \
+		setsid "$R/harness/validate-all" 9.5 > "$BATS_TEST_TMPDIR/all.log" 2>&1 &
+	apid=$!
+	wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120
+	q=$(cat "$BATS_TEST_TMPDIR/qemu.pid")
+	kill -TERM "$apid"
+	for _i in $(seq 15); do kill -0 "$q" 2>/dev/null || break; sleep 1; done
+	! kill -0 "$q" 2>/dev/null || { ps -o pid,pgid,args -p "$q"; cat "$BATS_TEST_TMPDIR/all.log"; false; }
+	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg BOOT_TIMEOUT=5 KSRC="$K" VARIANTS=patched SUITES=smoke \
+		"$R/harness/validate" 9.5
+	[[ "$output" != *"waiting"* ]]
+}
