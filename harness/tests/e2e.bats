@@ -8,7 +8,7 @@ setup_file() {
 	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	export SOAK_OPS=${E2E_SOAK_OPS:-5000} SEED=${E2E_SEED:-20181203}
 	# a failing soak is minimised in the guest; bounded for CI
-	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-120}
+	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-60}
 }
 
 @test "make branch=6.1 validate exits 0 with a complete report" {
