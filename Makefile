@@ -9,6 +9,7 @@
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
 #   make report RUN=reports/6.1/<run>  re-render a run's reports: from its logs, or its result.json alone (no boot)
+#   make kcidb RUN=reports/6.1/<run>   the run as KCIDB I/O JSON (kcidb.json), checked against the v4 schema's rules
 #   make minimise RUN=reports/6.1/<run> FS=xfs  shorten a failing soak's op log in the guest
 #       (or LOG=<op log> branch=6.1; KERNEL=bzImage to boot, CHECK_ON="bzImage..." to replay it on)
 #   make branches                   list the known branches
@@ -25,7 +26,7 @@ PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate evidence validate-all matrix prefixes report minimise check lint bench-soak branches suites clean help
+.PHONY: setup validate evidence validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
 
 help:	# the comment block above
 	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
@@ -51,6 +52,9 @@ prefixes:
 
 report:
 	@harness/report $(RUN)
+
+kcidb:
+	@harness/kcidb $(RUN)
 
 minimise:
 	@harness/minimise $(if $(KERNEL),--kernel "$(KERNEL)") $(if $(branch),--branch "$(branch)") \
