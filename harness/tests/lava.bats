@@ -9,6 +9,7 @@ setup() {
 	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 	H=$ROOT/harness
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	export DISK_MB=300	# the smallest XFS mkfs.xfs makes: LAVA copies the disks for every job
 }
 
 # fake_run DIR: a reported 6.1 run: baseline and patched built and booted,
@@ -116,4 +117,117 @@ fake_run() {
 	[ "$(jq '.tests | length' "$a/kcidb.json")" -eq 11 ]
 	run "$H/kcidb" "$BATS_TEST_TMPDIR/nosuch"
 	[ "$status" -eq 2 ]
+}
+
+# fake_built DIR: a run dir whose baseline and patched were built, with
+# stand-in kernels and initramfs in the cache (nothing here boots them).
+fake_built() {
+	d=$1
+	mkdir -p "$d"
+	printf '%s\n' BRANCH=6.1 RUN_ID=20261204T000000Z SEED=7 SOAK_OPS=5000 SUITES=syscall,soak \
+		SOAK_ARGS= SOAK_REPLAY= DEBUG= > "$d/env"
+	printf 'stage\tvariant\tseconds\tstatus\nbuild\tbaseline\t5\tok\nbuild\tpatched\t5\tok\n' > "$d/stages.tsv"
+	for v in baseline patched; do
+		mkdir -p "$STABLEGATE_CACHE/build/6.1-$v/arch/x86/boot"
+		echo "kernel $v" > "$STABLEGATE_CACHE/build/6.1-$v/arch/x86/boot/bzImage"
+	done
+	mkdir -p "$STABLEGATE_CACHE/images/6.1"
+	echo initramfs > "$STABLEGATE_CACHE/images/6.1/initramfs.cpio"
+}
+
+@test "lava-jobs: a job per built kernel (and per seed), valid for LAVA's schema and lava-run --validate; a broken one is not" {
+	r=$BATS_TEST_TMPDIR/run
+	fake_built "$r"
+	sed -i 's/^build\tbaseline\t5\tok$/build\tbaseline\t5\tfailed(1)/' "$r/stages.tsv"
+	run "$H/lava-jobs" "$r"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"baseline: not built in this run; no job"* ]]
+	[ "$(cd "$r/lava" && echo *.yaml)" = "device-qemu.yaml patched.yaml" ]
+	j=$r/lava/patched.yaml
+	# the harness's kernel command line, its timeouts, no network device
+	grep -q -- "-append \"console=ttyS0 panic=-1 sg.suites=syscall,soak sg.soak_ops=5000 sg.seed=7\"" "$j"
+	grep -q '^    timeout: {seconds: 1400}$' "$j"	# 900 + 5000 / 10
+	grep -q '^  connection: {seconds: 300}$' "$j"
+	grep -q -- '-nic none' "$r/lava/device-qemu.yaml"
+	run grep -E -- '-net(dev)? |-nic user|-device .*net' "$r/lava/device-qemu.yaml" "$j"
+	[ "$status" -eq 1 ]
+	# the images: fresh disks, and every artefact's sha256 in the job
+	a=$STABLEGATE_CACHE/lava/6.1/20261204T000000Z
+	[ -f "$a/xfs.img.gz" ] && [ -f "$a/ext4.img.gz" ] && [ -f "$a/patched/bzImage" ]
+	(cd "$a" && sha256sum -c "$r/lava/artefacts.sha256")
+	grep -q "url: 'file://$a/xfs.img.gz'" "$j"
+	grep -q "sha256sum: $(sha256sum < "$a/patched/bzImage" | cut -c-64)" "$j"
+	run "$H/lava-run" --validate "$j" "$BATS_TEST_TMPDIR/v"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# a lab's URL prefix, and a job per seed
+	sed -i 's/failed(1)/ok/' "$r/stages.tsv"
+	LAVA_ARTEFACTS=https://lab.example/sg/run1/ SEEDS="3 4" "$H/lava-jobs" "$r" "$BATS_TEST_TMPDIR/lab"
+	[ "$(cd "$BATS_TEST_TMPDIR/lab" && echo *-seed*.yaml)" = "baseline-seed3.yaml baseline-seed4.yaml patched-seed3.yaml patched-seed4.yaml" ]
+	grep -q "url: 'https://lab.example/sg/run1/patched/bzImage'" "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
+	grep -q 'sg.seed=4"' "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
+	# LAVA's schema refuses a job with a bad result mapping, and says where
+	sed "s/'not ok': fail/'not ok': failed/" "$j" > "$r/lava/bad.yaml"
+	run "$H/lava-run" --validate "$r/lava/bad.yaml" "$BATS_TEST_TMPDIR/v"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"LAVA's job schema"*"fixupdict"* ]]
+}
+
+@test "lava-run: LAVA's own dispatcher parses a recorded console into the cases scan reads from the same KTAP" {
+	# The serial connection's bytes are replayed by a stand-in for QEMU:
+	# everything after it is lava-run's real deploy, monitors and pattern
+	# parser, and what it records must be what harness/scan makes of the
+	# same KTAP (suite, case, status).
+	r=$BATS_TEST_TMPDIR/run
+	fake_built "$r"
+	VARIANTS=patched "$H/lava-jobs" "$r"
+	k=$BATS_TEST_DIRNAME/fixtures/ktap-nested.log
+	serial=$BATS_TEST_TMPDIR/serial.log
+	{ echo "[    0.000000] Linux version 6.1.1 (stand-in)"
+	  head -n 2 "$k"
+	  echo "[    1.500000] XFS (vda): Mounting V5 Filesystem"
+	  tail -n +3 "$k"; } | sed 's/$/\r/' > "$serial"
+	printf '#!/bin/sh\ncat "%s"\nsleep 1\n' "$serial" > "$BATS_TEST_TMPDIR/qemu"
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	sed -i "s|command: qemu-system-x86_64|command: $BATS_TEST_TMPDIR/qemu|" "$r/lava/device-qemu.yaml"
+	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	l=$BATS_TEST_TMPDIR/l
+	cat "$l/results.tsv"
+	# scan on the same KTAP, for comparison
+	mkdir -p "$BATS_TEST_TMPDIR/d"
+	cp "$k" "$BATS_TEST_TMPDIR/d/ktap.log"; : > "$BATS_TEST_TMPDIR/d/console.log"
+	"$H/scan" "$BATS_TEST_TMPDIR/d"
+	diff <(cut -f1-3 "$BATS_TEST_TMPDIR/d/results.tsv") <(cut -f1-3 "$l/results.tsv")
+	[ "$(wc -l < "$l/results.tsv")" -eq 4 ]
+	grep -q '^syscall	ficlone.tmpfs	skip' "$l/results.tsv"
+	grep -q '^soak	soak.xfs	fail' "$l/results.tsv"
+	grep -q '^LAVA_RESULT=pass$' "$l/lava.env"
+	grep -q '^MONITORS=2$' "$l/lava.env"
+	grep -q 'XFS (vda): Mounting V5 Filesystem' "$l/console.log"
+	# LAVA's temporary download dir is gone
+	[ "$(find /var/lib/lava/dispatcher/tmp -maxdepth 1 -name "stablegate-*" | wc -l)" -eq 0 ]
+}
+
+@test "lava-run: a guest that dies mid-suite is a job that did not complete, named, with the cases recorded so far" {
+	r=$BATS_TEST_TMPDIR/run
+	fake_built "$r"
+	VARIANTS=patched "$H/lava-jobs" "$r"
+	serial=$BATS_TEST_TMPDIR/serial.log
+	head -n 6 "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" | sed 's/$/\r/' > "$serial"
+	printf '[   9.0] Kernel panic - not syncing: stand-in\r\n' >> "$serial"
+	printf '#!/bin/sh\ncat "%s"\nsleep 1\n' "$serial" > "$BATS_TEST_TMPDIR/qemu"
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	sed -i "s|command: qemu-system-x86_64|command: $BATS_TEST_TMPDIR/qemu|" "$r/lava/device-qemu.yaml"
+	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	l=$BATS_TEST_TMPDIR/l
+	grep -q '^LAVA_RESULT=fail$' "$l/lava.env"
+	grep -q '^lava-error	the LAVA job did not complete' "$l/failures.tsv"
+	grep -q '^panic	Kernel panic - not syncing: stand-in' "$l/failures.tsv"
+	[ "$(cut -f1-3 "$l/results.tsv" | tr '\t\n' ' |')" = "syscall cfr_basic.xfs pass|syscall cfr_eof.ext4 fail|" ]
 }
