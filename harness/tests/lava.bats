@@ -165,7 +165,7 @@ fake_built() {
 	sed -i 's/failed(1)/ok/' "$r/stages.tsv"
 	LAVA_ARTEFACTS=https://lab.example/sg/run1/ SEEDS="3 4" "$H/lava-jobs" "$r" "$BATS_TEST_TMPDIR/lab"
 	[ "$(cd "$BATS_TEST_TMPDIR/lab" && echo *-seed*.yaml)" = "baseline-seed3.yaml baseline-seed4.yaml patched-seed3.yaml patched-seed4.yaml" ]
-	grep -q "url: 'https://lab.example/sg/run1/patched/bzImage'" "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
+	grep -q "url: 'https://lab.example/sg/run1/6.1/20261204T000000Z/patched/bzImage'" "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
 	grep -q 'sg.seed=4"' "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
 	# LAVA's schema refuses a job with a bad result mapping, and says where
 	sed "s/'not ok': fail/'not ok': failed/" "$j" > "$r/lava/bad.yaml"
