@@ -135,6 +135,23 @@ fake_built() {
 	echo initramfs > "$STABLEGATE_CACHE/images/6.1/initramfs.cpio"
 }
 
+# stand_in_qemu SERIAL DEVICE: the device's QEMU replaced by a script that
+# writes SERIAL the way a serial line delivers it, each line in two pieces
+# with a pause between (a case's name, or its "# SKIP", arriving in the
+# second), then exits.
+stand_in_qemu() {
+	cat > "$BATS_TEST_TMPDIR/qemu" <<SH
+#!/bin/bash
+while IFS= read -r l; do
+	h=\$(( \${#l} * 2 / 3 ))
+	printf '%s' "\${l:0:h}"; sleep 0.2; printf '%s\n' "\${l:h}"
+done < "$1"
+sleep 1
+SH
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	sed -i "s|command: qemu-system-x86_64|command: $BATS_TEST_TMPDIR/qemu|" "$2"
+}
+
 @test "lava-jobs: a job per built kernel (and per seed), valid for LAVA's schema and lava-run --validate; a broken one is not" {
 	r=$BATS_TEST_TMPDIR/run
 	fake_built "$r"
@@ -189,9 +206,7 @@ fake_built() {
 	  head -n 2 "$k"
 	  echo "[    1.500000] XFS (vda): Mounting V5 Filesystem"
 	  tail -n +3 "$k"; } | sed 's/$/\r/' > "$serial"
-	printf '#!/bin/sh\ncat "%s"\nsleep 1\n' "$serial" > "$BATS_TEST_TMPDIR/qemu"
-	chmod +x "$BATS_TEST_TMPDIR/qemu"
-	sed -i "s|command: qemu-system-x86_64|command: $BATS_TEST_TMPDIR/qemu|" "$r/lava/device-qemu.yaml"
+	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
 	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -219,9 +234,7 @@ fake_built() {
 	serial=$BATS_TEST_TMPDIR/serial.log
 	head -n 6 "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" | sed 's/$/\r/' > "$serial"
 	printf '[   9.0] Kernel panic - not syncing: stand-in\r\n' >> "$serial"
-	printf '#!/bin/sh\ncat "%s"\nsleep 1\n' "$serial" > "$BATS_TEST_TMPDIR/qemu"
-	chmod +x "$BATS_TEST_TMPDIR/qemu"
-	sed -i "s|command: qemu-system-x86_64|command: $BATS_TEST_TMPDIR/qemu|" "$r/lava/device-qemu.yaml"
+	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
 	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	echo "$output"
 	[ "$status" -eq 1 ]
