@@ -244,3 +244,84 @@ SH
 	grep -q '^panic	Kernel panic - not syncing: stand-in' "$l/failures.tsv"
 	[ "$(cut -f1-3 "$l/results.tsv" | tr '\t\n' ' |')" = "syscall cfr_basic.xfs pass|syscall cfr_eof.ext4 fail|" ]
 }
+
+# lava_branch NAME: a fake branch (fake_repo, fake_tree: $k, a one-line
+# patch) and, first on PATH, a qemu-system-x86_64 that replays a guest's
+# serial line: the kernel's console and the smoke suite's KTAP, one case
+# passing, one failing, one skipped. LAVA finds it on PATH; everything else
+# is lava-run's own.
+lava_branch() {
+	fake_repo "$1" 'tree=ksrc
+series_in_tree=no'
+	k=$BATS_TEST_TMPDIR/linux-$1
+	fake_tree "$k" a1 b1
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/$1/series"
+	serial=$BATS_TEST_TMPDIR/serial.log
+	printf '%s\n' '[    0.000000] Linux version 9.5.0 (stand-in)' 'KTAP version 1' '1..1' \
+		'    KTAP version 1' '    1..3' '    ok 1 mount.xfs' '    not ok 2 mount.ext4 # EIO' \
+		'    ok 3 reflink.ext4 # SKIP no reflink' '# smoke: exit 1 in 1s' 'not ok 1 smoke # exit 1' \
+		'stablegate-guest: done' | sed 's/$/\r/' > "$serial"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\ncat "%s"\nsleep 1\n' "$serial" > "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+}
+
+@test "validate RUNNER=lava: each built kernel's boot is a LAVA job; LAVA's cases are the run's results and reach a verdict" {
+	lava_branch 9.5
+	# a lab without an artefact URL is refused before anything runs
+	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC=$k run "$R/harness/validate" 9.5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"LAVA_ARTEFACTS=<http(s) prefix> must serve them"* ]]
+	[ ! -e "$R/reports/9.5" ]
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH RUNNER=lava VARIANTS=patched SUITES=smoke KSRC=$k \
+		run "$R/harness/validate" 9.5
+	echo "$output" | tail -n 20
+	[ "$status" -eq 0 ]
+	d=$R/reports/9.5/latest
+	grep -q '^lava-jobs	patched	[0-9]*	ok$' "$d/stages.tsv"
+	grep -q '^lava-run	patched	[0-9]*	ok$' "$d/stages.tsv"
+	run grep -E '^(boot|disks|scan)	' "$d/stages.tsv"
+	[ "$status" -eq 1 ]
+	[ "$(cut -f1-3 "$d/patched/results.tsv" | tr '\t\n' ' |')" = "smoke mount.xfs pass|smoke mount.ext4 fail|smoke reflink.ext4 skip|" ]
+	grep -q '^RUNNER=lava$' "$d/patched/boot.env"
+	grep -q '^BOOT_STATUS=ok$' "$d/patched/boot.env"
+	# the failing case makes the verdict, as from a direct boot
+	jq -e '.verdict == "UNSAFE" and .totals.patched == {passed: 1, failed: 1, skipped: 1, kernel_failures: 0}' "$d/result.json"
+	[ -f "$d/lava/patched.yaml" ]
+}
+
+@test "make lava-jobs: builds, then writes and checks the jobs; no boot, no report" {
+	lava_branch 9.5
+	run make -C "$R" -s branch=9.5 lava-jobs KSRC="$k" SUITES=smoke SEEDS="5 6"
+	echo "$output" | tail -n 12
+	[ "$status" -eq 0 ]
+	d=$R/reports/9.5/latest
+	[ "$(cd "$d/lava" && echo *.yaml)" = "baseline-seed5.yaml baseline-seed6.yaml device-qemu.yaml patched-seed5.yaml patched-seed6.yaml" ]
+	[ "$(grep -c ': valid$' <<< "$output")" -eq 4 ]
+	run grep -E '^(boot|disks|scan|lava-run)	' "$d/stages.tsv"
+	[ "$status" -eq 1 ]
+	[ ! -f "$d/result.json" ]
+	# and RUNNER is checked
+	RUNNER=docker run "$R/harness/validate" 9.5
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"RUNNER=docker: qemu, lava or lava-jobs"* ]]
+}
+
+@test "validate-all RUNNER=lava: every branch's boots are LAVA jobs; a lab without an artefact URL is refused up front" {
+	lava_branch 9.4
+	KD=$BATS_TEST_TMPDIR/trees
+	mkdir -p "$KD" && mv "$k" "$KD/linux-9.4.1"
+	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"LAVA_ARTEFACTS=<http(s) prefix> must serve them"* ]]
+	[ ! -e "$R/reports/all" ]
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH RUNNER=lava VARIANTS=patched SUITES=smoke KSRC_DIR=$KD \
+		run "$R/harness/validate-all" 9.4
+	echo "$output" | tail -n 8
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"boots as LAVA jobs (RUNNER=lava)"* ]]
+	[ "$(cut -f1,2 "$R"/reports/all/*/branches.tsv | tail -n 1)" = "9.4	UNSAFE" ]
+	grep -q '^lava-run	patched	[0-9]*	ok$' "$R/reports/9.4/latest/stages.tsv"
+	grep -q '^smoke	mount.ext4	fail' "$R/reports/9.4/latest/patched/results.tsv"
+}
