@@ -12,6 +12,10 @@ setup() {
 	export DISK_MB=300	# the smallest XFS mkfs.xfs makes: LAVA copies the disks for every job
 }
 
+teardown() {
+	[ -z "${lab:-}" ] || kill "$lab" 2>/dev/null || true	# a stand-in lab a test started
+}
+
 # fake_run DIR: a reported 6.1 run: baseline and patched built and booted,
 # a fail, a pass and a skip on each, and a WARN on baseline's console.
 fake_run() {
@@ -324,4 +328,44 @@ series_in_tree=no'
 	[ "$(cut -f1,2 "$R"/reports/all/*/branches.tsv | tail -n 1)" = "9.4	UNSAFE" ]
 	grep -q '^lava-run	patched	[0-9]*	ok$' "$R/reports/9.4/latest/stages.tsv"
 	grep -q '^smoke	mount.ext4	fail' "$R/reports/9.4/latest/patched/results.tsv"
+}
+
+@test "lava-run LAVA_URL=: a lab's job, submitted with lavacli, its images fetched over http, its log read back the same way" {
+	# The lab is a stand-in (fixtures/lava-lab.py: the XML-RPC calls lavacli
+	# makes, each job run by the real lava-run, and an http server for the
+	# artefacts); lavacli, LAVA's http download and the log are real.
+	r=$BATS_TEST_TMPDIR/run
+	fake_built "$r"
+	VARIANTS=patched "$H/lava-jobs" "$r"
+	run env LAVA_URL=http://u:t@127.0.0.1:9/RPC2 "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"fetches its images from file://: a lab needs LAVA_ARTEFACTS="* ]]
+	serial=$BATS_TEST_TMPDIR/serial.log
+	sed 's/$/\r/' "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" > "$serial"
+	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
+	mkdir -p "$BATS_TEST_TMPDIR/lab"
+	/usr/bin/python3 "$BATS_TEST_DIRNAME/fixtures/lava-lab.py" "$r/lava/device-qemu.yaml" \
+		"$STABLEGATE_CACHE/lava" "$BATS_TEST_TMPDIR/lab" "$BATS_TEST_TMPDIR/ports" 3>&- &
+	lab=$!
+	for _ in $(seq 20); do [ -s "$BATS_TEST_TMPDIR/ports" ] && break; sleep 0.5; done
+	read -r rpc http < "$BATS_TEST_TMPDIR/ports"
+	export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
+	LAVA_ARTEFACTS=http://127.0.0.1:$http VARIANTS=patched "$H/lava-jobs" "$r"
+	grep -q "url: 'http://127.0.0.1:$http/6.1/20261204T000000Z/patched/bzImage'" "$r/lava/patched.yaml"
+	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
+	LAVA_URL=http://user:secret@127.0.0.1:$rpc/RPC2 run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	kill "$lab"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"http://127.0.0.1:$rpc/RPC2: job 1 submitted"* ]]
+	[[ "$output" != *secret* ]]
+	l=$BATS_TEST_TMPDIR/l
+	grep -q '^LAVA_JOB=1$' "$l/lava.env"
+	grep -q '^LAVA_RESULT=pass$' "$l/lava.env"
+	# the lab fetched the images over http
+	grep -q "http-download" "$l/lava.log"
+	mkdir -p "$BATS_TEST_TMPDIR/d"
+	cp "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" "$BATS_TEST_TMPDIR/d/ktap.log"; : > "$BATS_TEST_TMPDIR/d/console.log"
+	"$H/scan" "$BATS_TEST_TMPDIR/d"
+	diff <(cut -f1-3 "$BATS_TEST_TMPDIR/d/results.tsv") <(cut -f1-3 "$l/results.tsv")
 }
