@@ -319,6 +319,9 @@ series_in_tree=no'
 	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"LAVA_ARTEFACTS=<http(s) prefix> must serve them"* ]]
+	RUNNER=lava-jobs KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"make branch=NAME lava-jobs"* ]]
 	[ ! -e "$R/reports/all" ]
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH RUNNER=lava VARIANTS=patched SUITES=smoke KSRC_DIR=$KD \
 		run "$R/harness/validate-all" 9.4
