@@ -9,6 +9,9 @@
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
 #   make report RUN=reports/6.1/<run>  re-render a run's reports: from its logs, or its result.json alone (no boot)
+#   make kcidb RUN=reports/6.1/<run>   the run as KCIDB I/O JSON (kcidb.json), checked against the v4 schema's rules
+#   make branch=6.1 lava-jobs       build both kernels, then a LAVA job per kernel (SEEDS= per seed) in the run dir
+#   make branch=6.1 validate RUNNER=lava [LAVA_URL=...]  each boot as a LAVA job: lava-run here, or a lab's
 #   make minimise RUN=reports/6.1/<run> FS=xfs  shorten a failing soak's op log in the guest
 #       (or LOG=<op log> branch=6.1; KERNEL=bzImage to boot, CHECK_ON="bzImage..." to replay it on)
 #   make branches                   list the known branches
@@ -18,14 +21,15 @@ SHELL := /bin/sh
 # The checkout, for harness/lib.sh when a recipe sources it.
 export SG_ROOT := $(CURDIR)
 PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
-	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils
+	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils \
+	lava-dispatcher lavacli
 
 # Every shell file of the harness: the stages, lib.sh, defaults.sh, the
 # guest's init, the tests (.shellcheckrc says which checks are off and why).
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
 
-.PHONY: setup validate evidence validate-all matrix prefixes report minimise check lint bench-soak branches suites clean help
+.PHONY: setup validate lava-jobs evidence validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
 
 help:	# the comment block above
 	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
@@ -36,6 +40,9 @@ setup:
 
 validate:
 	@harness/validate "$(branch)"
+
+lava-jobs:
+	@RUNNER=lava-jobs harness/validate "$(branch)"
 
 evidence:
 	@EVIDENCE=1 harness/validate "$(branch)"
@@ -51,6 +58,9 @@ prefixes:
 
 report:
 	@harness/report $(RUN)
+
+kcidb:
+	@harness/kcidb $(RUN)
 
 minimise:
 	@harness/minimise $(if $(KERNEL),--kernel "$(KERNEL)") $(if $(branch),--branch "$(branch)") \

@@ -33,6 +33,12 @@
 : "${KSRC_DIR:=}"        # trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches
 : "${SG_ESTIMATE_SECS:=1200}"  # a branch's expected validate time when it has no earlier run
 
+# -- LAVA (harness/lava-jobs, lava-run, lava-submit; make lava-jobs, RUNNER=lava) --
+: "${RUNNER:=qemu}"      # qemu: boot here (harness/boot); lava: each boot as a LAVA job; lava-jobs: only write the jobs
+: "${LAVA_URL:=}"        # RUNNER=lava: the lab's API (lavacli --uri, https://USER:TOKEN@HOST/RPC2); empty: lava-run here
+: "${LAVA_ARTEFACTS:=}"  # URL serving $STABLEGATE_CACHE/lava/ (jobs fetch <it>/<branch>/<run>/...); empty: file:// of it
+: "${SEEDS:=}"           # lava-jobs: one job per kernel and soak seed (space separated); empty: the run's seed
+
 # -- the VM (harness/boot) --
 : "${ACCEL:=}"           # kvm or tcg; empty: KVM only when it really works
 : "${BOOT_TIMEOUT:=$((900 + SOAK_OPS / 10))}"  # hard limit, s: 900 + 0.1 s per soak op

@@ -47,6 +47,35 @@ setup_file() {
 		[ "$(grep -c '^op=' "$d/$r")" -eq "$(jq --arg r "$r" '.minimised[] | select(.record == $r) | .ops' "$j")" ]
 	done
 	cp "$j" "$BATS_FILE_TMPDIR/first.json"
+	readlink -f "$ROOT/reports/6.1/latest" > "$BATS_FILE_TMPDIR/first.run"
+}
+
+@test "the 6.1 run's kernels as LAVA jobs: valid, and patched run by lava-run with the direct boot's cases; its KCIDB JSON is valid" {
+	[ -f "$BATS_FILE_TMPDIR/first.run" ] || skip "first run failed"
+	d=$(cat "$BATS_FILE_TMPDIR/first.run")
+	# KCIDB: the whole run, checked against the v4 rules; a test per case and boot
+	run "$ROOT/harness/kcidb" "$d"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	jq -e --slurpfile r "$d/result.json" '(.tests | length) >= ($r[0].variants | [.[] | .tests | length] | add) + 2' "$d/kcidb.json"
+	jq -e '.builds | length == 2 and all(.valid)' "$d/kcidb.json"
+	# a job per kernel, each valid for LAVA's schema and lava-run --validate
+	l=$BATS_FILE_TMPDIR/lava
+	run "$ROOT/harness/lava-jobs" "$d" "$l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	for v in baseline patched; do "$ROOT/harness/lava-run" --validate "$l/$v.yaml" "$l/validate-$v"; done
+	# patched, run by LAVA's dispatcher under TCG: LAVA records every case the direct boot had
+	run "$ROOT/harness/lava-run" "$l/patched.yaml" "$l/patched"
+	echo "$output" | tail -n 5
+	[ "$status" -eq 0 ]
+	diff <(cut -f1-3 "$d/patched/results.tsv" | sort) <(cut -f1-3 "$l/patched/results.tsv" | sort)
+	[ "$(grep -c . "$l/patched/results.tsv")" -ge 80 ]
+	# every suite's monitor saw its end
+	grep -qx "MONITORS=$(sed -n 's/^SUITES=//p' "$d/env" | tr , '\n' | grep -c .)" "$l/patched/lava.env"
+	grep -q 'Linux version 6\.1\.' "$l/patched/console.log"
+	rm -rf "${STABLEGATE_CACHE:-$HOME/.cache/stablegate}/lava/6.1/$(basename "$d")"	# the jobs' images
+	echo "# direct: $(grep -c . "$d/patched/results.tsv") cases, LAVA: $(grep -c . "$l/patched/results.tsv"); jobs $(du -cb "$l"/*.yaml | tail -n 1 | cut -f1) bytes" >&3
 }
 
 @test "a candidate that drops the EOVERFLOW check: UNSAFE, and bisection names that patch" {

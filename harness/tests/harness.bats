@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report validate prefixes validate-all matrix minimise; do
+	for s in tree config series deps build image boot scan report kcidb lava-jobs lava-run validate prefixes validate-all matrix minimise; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
@@ -718,7 +718,8 @@ STUB
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
 		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/kernel \
-		harness/evidence harness/bisect harness/validate-all harness/matrix harness/minimise harness/lib.sh \
+		harness/evidence harness/bisect harness/validate-all harness/matrix harness/minimise harness/kcidb \
+		harness/lava-jobs harness/lava-run harness/lib.sh \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
