@@ -7,6 +7,7 @@
 #   make check                      the harness's own tests (TAP, then a totals line)
 #   make lint                       shellcheck over harness/ (part of check)
 #   make bench-soak                 soak ops/s per op type on the host, fixed seed
+#   make bench-soak GUEST=1 branch=6.1  the soak against fsx in one guest, ops/s and ratio
 #   make branch=4.19 prefixes       every prefix of the series applies exactly and builds
 #   make report RUN=reports/6.1/<run>  re-render a run's reports: from its logs, or its result.json alone (no boot)
 #   make kcidb RUN=reports/6.1/<run>   the run as KCIDB I/O JSON (kcidb.json), checked against the v4 schema's rules
@@ -79,7 +80,7 @@ check: suites lint
 	@harness/tests/run
 
 bench-soak:
-	@harness/suites/soak/bench.sh
+	@$(if $(GUEST),harness/bench $(if $(KERNEL),--kernel "$(KERNEL)") "$(branch)",harness/suites/soak/bench.sh)
 
 clean:
 	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} clean; done

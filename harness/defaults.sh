@@ -29,6 +29,12 @@
 : "${BISECT:=1}"         # 0: do not bisect a regression over the prefixes
 : "${MINIMISE_SECS:=300}"  # harness/minimise: at most N s of tries per op log; 0: validate does not minimise
 
+# -- the guest bench (harness/bench, make bench-soak GUEST=1) --
+: "${BENCH_OPS:=20000}"  # ops per run (fsx -N, sg-soak --ops)
+: "${BENCH_SEED:=7}"     # the seed of every run (fsx -S, sg-soak --seed)
+: "${FSX:=}"             # a static fsx binary; empty: built from FSX_SRC
+: "${FSX_SRC:=${SG_ROOT:-.}/../shared/bench/fsx}"  # fstests' fsx.c, for benchmarks only; none there: the soak runs alone
+
 # -- every branch (harness/validate-all) --
 : "${KSRC_DIR:=}"        # trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches
 : "${SG_ESTIMATE_SECS:=1200}"  # a branch's expected validate time when it has no earlier run

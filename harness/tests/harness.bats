@@ -12,7 +12,7 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report kcidb lava-jobs lava-run validate prefixes validate-all matrix minimise; do
+	for s in tree config series deps build image boot scan report kcidb lava-jobs lava-run validate prefixes validate-all matrix minimise bench; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
@@ -719,7 +719,7 @@ STUB
 		harness/tree harness/series harness/deps harness/config harness/build harness/image \
 		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/kernel \
 		harness/evidence harness/bisect harness/validate-all harness/matrix harness/minimise harness/kcidb \
-		harness/lava-jobs harness/lava-run harness/lib.sh \
+		harness/lava-jobs harness/lava-run harness/bench harness/lib.sh \
 		harness/defaults.sh Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
@@ -915,4 +915,62 @@ BOOT
 	run "$H/report" "$r"
 	[ "$(jq '.minimised | length' "$j")" -eq 0 ]
 	! grep -q -i minimised "$s" "$r/review.txt" || false
+}
+
+@test "bench: fsx absent is said, and the soak runs alone; bad FSX or BENCH_OPS are usage errors; no kernel is named" {
+	bats_require_minimum_version 1.5.0
+	run --separate-stderr env FSX= FSX_SRC="$BATS_TEST_TMPDIR/nofsx" "$H/bench" 6.1
+	echo "$stderr"
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"bench: fsx absent (no FSX=, no fsx.c in FSX_SRC=$BATS_TEST_TMPDIR/nofsx): the soak runs alone"* ]]
+	[[ "$stderr" == *"error: no kernel at $STABLEGATE_CACHE/build/6.1-patched/arch/x86/boot/bzImage"* ]]
+	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/nosuch" "$H/bench" 6.1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"FSX=$BATS_TEST_TMPDIR/nosuch: no such file"* ]]
+	echo '#!/bin/sh' > "$BATS_TEST_TMPDIR/script"
+	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"not a static binary"* ]]
+	run --separate-stderr env BENCH_OPS=lots "$H/bench" 6.1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_OPS=lots: not a positive number"* ]]
+	run --separate-stderr "$H/bench" nosuch
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"unknown branch 'nosuch'"* ]]
+	# make's spelling
+	run make -C "$ROOT" -s bench-soak GUEST=1 branch=6.1 FSX_SRC="$BATS_TEST_TMPDIR/nofsx"
+	[ "$status" -ne 0 ] && [[ "$output" == *"fsx absent"* ]] && [[ "$output" == *"no kernel at"* ]]
+}
+
+# the guest's lines (indented, as init passes a suite's output on)
+bench_line() { printf '    # bench fs=%s tool=%s check=%s ops=20000 secs=%s status=%s\n' "$@"; }
+
+@test "bench table: per fs and checking level, soak and fsx ops/s, the ratio to fsx's mean; fsx absent says so" {
+	k=$BATS_TEST_TMPDIR/ktap.log
+	{ bench_line xfs fsx fsx 10.00 0; bench_line xfs soak default 40.00 0
+	  echo '    # soak-rates name=xfs read=13000 mapwrite=354'
+	  bench_line xfs soak fsx 20.00 0; bench_line xfs fsx fsx 30.00 0
+	  bench_line ext4 fsx fsx 20.00 0; bench_line ext4 soak default 25.00 1
+	  bench_line ext4 soak fsx 10.00 0
+	  echo '    # soak-rates name=ext4 read=9000 mapwrite=700'
+	  bench_line ext4 fsx fsx 20.00 0; } > "$k"
+	run awk -f "$H/programs/bench.awk" "$k"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# xfs: fsx 2000 and 667 ops/s, mean 1333; the soak 500 and 1000 ops/s
+	[[ "$(grep '^xfs *default' <<<"$output")" =~ ^xfs\ +default\ +40.00\ +500\ +10.00,\ 30.00\ +1333\ +0.38$ ]]
+	[[ "$(grep '^xfs *fsx' <<<"$output")" =~ ^xfs\ +fsx\ +20.00\ +1000\ .*\ 1333\ +0.75$ ]]
+	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +10.00\ +2000\ .*\ 1000\ +2.00$ ]]
+	grep -q '^ext4 *default .*(soak FAILED)$' <<<"$output"
+	# the per-op rates: an op per line, a column per fs and checking level
+	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +354\ +-\ +-\ +700$ ]]
+	! grep -q 'fsx absent' <<<"$output" || false
+	# without fsx: said so, and no ratio
+	{ echo '    # bench: fsx absent (no /bin/fsx in the initramfs): the soak runs alone'
+	  bench_line ext4 soak default 25.00 0; bench_line ext4 soak fsx 10.00 0; } > "$k"
+	run awk -f "$H/programs/bench.awk" "$k"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +10.00\ +2000\ +absent\ +-\ +-$ ]]
+	grep -q '^fsx absent: the soak ran alone' <<<"$output"
+	# nothing from the guest: a failure, said so
+	: > "$k"
+	run awk -f "$H/programs/bench.awk" "$k"
+	[ "$status" -eq 1 ] && [[ "$output" == "bench: no results"* ]]
 }

@@ -275,3 +275,14 @@ REC
 	grep -q '^# note: tmpfs: replay: op 1 (mapwrite) does not fit the files here (range past EOF): skipped' <<<"$output"
 	grep -q '^# soak-stats name=tmpfs ops=6 .* write=1 mapread=0 mapwrite=1 truncate=0 ' <<<"$output"
 }
+
+@test "--verify-every 0 --full-every 0 (fsx's level, harness/bench): passes, is recorded, and an injected corruption is still caught" {
+	run "$SOAK" --fs tmpfs:"$TMPFS" --fs ext4:"$DISK" --ops 20000 --seed 7 --verify-every 0 --full-every 0
+	[ "$status" -eq 0 ]
+	grep -q '^# cmdline: .* --verify-every 0 --full-every 0 ' <<<"$output"
+	for seed in 1 2 3; do
+		run "$SOAK" --fs t:"$TMPFS" --ops 400 --seed "$seed" --verify-every 0 --full-every 0 --inject-corruption
+		[ "$status" -eq 1 ]
+		result_line "$output" | grep -qE "^not ok 1 soak\.t # mismatch at op $(injected_op "$output") \([a-z_]+\) off $(injected_off "$output")\$"
+	done
+}

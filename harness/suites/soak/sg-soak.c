@@ -1019,6 +1019,10 @@ static int step(struct worker *w, struct op *o, struct op *inj)
 		return e;
 	full |= opt.full_every && o->n % opt.full_every == 0;
 	full |= opt.reread && (optab[o->type].flags & G_REMAP);
+	if (!full && !opt.verify_every) {       /* fsx's level: the op's file's size */
+		e = check_size(w, o->f);
+		return e > 0 ? fail_err(w, e) : e;
+	}
 	return full || o->n % opt.verify_every == 0 ? verify(w, full) : OK;
 }
 
@@ -1914,7 +1918,8 @@ static const char usage_text[] =
 	"      --dio-align N      O_DIRECT granularity (default: detected; 0 = no O_DIRECT)\n"
 	"      --workers W        forked workers, each with its own files (default 1)\n"
 	"      --nfiles F         files per worker (default 3, max 8)\n"
-	"      --verify-every N   read back the touched range every N ops (default 1)\n"
+	"      --verify-every N   read back the touched range every N ops (default 1); 0: only\n"
+	"                         the op's file's st_size after each op (fsx's checking)\n"
 	"      --full-every M     re-read every file via read() and mmap every M ops (default 1000)\n"
 	"  -X, --reread           ... and after every copy/clone/dedupe\n"
 	"      --log FILE         write the failure oplog to FILE (default: stdout, '# oplog: ')\n"
@@ -2056,8 +2061,8 @@ static void check_opts(void)
 		usage("--max-size must be within 64k..1g");
 	if (!opt.workers || opt.workers > 64 || !opt.nfiles || opt.nfiles > MAXFILES)
 		usage("--workers must be 1..64 and --nfiles 1..8");
-	if (!opt.verify_every || !opt.log_ops || opt.log_ops > MAXRING || !opt.progress || !opt.hang)
-		usage("--verify-every, --log-ops (max 1000), --progress and --hang must be positive");
+	if (!opt.log_ops || opt.log_ops > MAXRING || !opt.progress || !opt.hang)
+		usage("--log-ops (max 1000), --progress and --hang must be positive");
 }
 
 static void defaults(void)
