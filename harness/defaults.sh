@@ -32,6 +32,10 @@
 # -- the guest bench (harness/bench, make bench-soak GUEST=1) --
 : "${BENCH_OPS:=20000}"  # ops per run (fsx -N, sg-soak --ops)
 : "${BENCH_SEED:=7}"     # the seed of every run (fsx -S, sg-soak --seed)
+: "${BENCH_ROUNDS:=2}"   # rounds of every run per fs (a loaded host's drift averages out)
+: "${BENCH_SOAK_REF:=}"   # another static sg-soak to run beside this one (before/after a change)
+: "${BENCH_SOAK_ARGS:=}"  # options added to every soak run, e.g. "--disable unshare"
+: "${BENCH_FSX_ARGS:=}"   # options added to every fsx run, e.g. "-u" (no unshare)
 : "${FSX:=}"             # a static fsx binary; empty: built from FSX_SRC
 : "${FSX_SRC:=${SG_ROOT:-.}/../shared/bench/fsx}"  # fstests' fsx.c, for benchmarks only; none there: the soak runs alone
 

@@ -1,79 +1,101 @@
 # harness/bench: the guest bench's results (harness/guest/bench, in the
 # guest's ktap.log) as tables. Input lines, indented or not:
-#   # bench fs=F tool=fsx|soak check=default|fsx ops=N secs=S status=R
-#   # soak-rates name=F op=R ...   (after the soak's bench line)
+#   # bench fs=F tool=fsx|soak|ref check=default|fsx round=R ops=N done=D secs=S status=X
+#   # soak-time name=F secs=S in_ops=A verifying=B, # soak-rates name=F op=R ...
+#                                 (after a soak's bench line)
 #   # bench: fsx absent ...
-# Output: per fs and checking level, the soak's and fsx's ops/s (fsx: both
-# of its runs, their mean the reference) and the ratio soak/fsx, then the
-# soak's per-op rates (ops/s of the time spent in each op type).
-function kv(s,   i, a) {
+# Output: per fs, checking level and tool, the seconds of each round's run,
+# ops/s over all of them (ops run / seconds), fsx's the same way, and the
+# ratio to fsx; then where the soak's time went and its per-op rates
+# (ops/s of the time spent in each op type, the mean over the rounds). A run
+# that failed is timed over the ops it ran (done=), and said to have stopped.
+function kv(   i, a) {
 	delete v
 	for (i = 1; i <= NF; i++)
 		if (split($i, a, "=") == 2)
 			v[a[1]] = a[2]
 }
-function rate(ops, secs) { return secs > 0 ? ops / secs : 0 }
+function add(list, x) { return list == "" ? x : list ", " x }
 { sub(/^[ \t]+/, "") }
 /^# bench: fsx absent/ { absent = 1 }
 /^# bench fs=/ {
 	kv()
-	fs = v["fs"]
+	fs = v["fs"]; t = v["tool"]; c = v["check"]
 	if (!(fs in seenfs)) { seenfs[fs] = 1; fss[++nfs] = fs }
-	if (v["tool"] == "fsx") {
-		n = ++nfsx[fs]
-		fsxr[fs, n] = rate(v["ops"], v["secs"])
-		fsxs[fs, n] = v["secs"]
-		if (v["status"] != 0) fsxbad[fs] = 1
-	} else {
-		c = v["check"]
-		soakr[fs, c] = rate(v["ops"], v["secs"])
-		soaks[fs, c] = v["secs"]
-		soakst[fs, c] = v["status"]
-		cur = fs SUBSEP c
+	if (t == "ref") hasref = 1
+	d = ("done" in v) ? v["done"] : v["ops"]
+	k = fs SUBSEP t SUBSEP c
+	done[k] += d; secs[k] += v["secs"]; runs[k]++
+	list[k] = add(list[k], v["secs"])
+	if (v["status"] != 0) {
+		stopped[k] = 1
+		stops = stops sprintf("%s %s (%s checking, round %s) stopped at op %s of %s (exit %s): its rate is over those ops\n",
+			fs, t, c, v["round"] ? v["round"] : 1, d, v["ops"], v["status"])
 	}
-	ops = v["ops"]
+	cur = t == "fsx" ? "" : k
 	next
 }
-/^# soak-rates / && cur != "" {
+/^# soak-time / && cur != "" {
 	kv()
+	tin[cur] += v["in_ops"]; tver[cur] += v["verifying"]; tall[cur] += v["secs"]; nt[cur]++
+}
+/^# soak-rates / && cur != "" {
+	nr[cur]++
 	for (i = 3; i <= NF; i++) {
 		split($i, a, "=")
 		if (!(a[1] in isop)) { isop[a[1]] = 1; oplist[++nop] = a[1] }
-		r[cur, a[1]] = a[2]
+		r[cur, a[1]] += a[2]
 	}
-	cur = ""
 }
+function rate(k) { return secs[k] > 0 ? done[k] / secs[k] : 0 }
 END {
 	if (!nfs) { print "bench: no results (see the guest's ktap.log and console.log)"; exit 1 }
-	printf "%-5s %-8s %9s %10s %22s %10s %6s\n", "fs", "checking", "soak s", "soak op/s", "fsx s (run 1, run 2)", "fsx op/s", "ratio"
+	ntools = 0
+	tools[++ntools] = "soak"
+	if (hasref) tools[++ntools] = "ref"
+	printf "%-5s %-8s %-5s %18s %10s %18s %10s %6s\n", "fs", "checking", "tool", "secs per run", "ops/s", "fsx secs per run", "fsx ops/s", "ratio"
 	for (j = 1; j <= nfs; j++) {
 		fs = fss[j]
-		m = 0
-		for (k = 1; k <= nfsx[fs]; k++) m += fsxr[fs, k]
-		m = nfsx[fs] ? m / nfsx[fs] : 0
-		if (nfsx[fs] == 2) fsxt = sprintf("%s, %s", fsxs[fs, 1], fsxs[fs, 2])
-		else if (nfsx[fs] == 1) fsxt = fsxs[fs, 1]
-		else fsxt = "absent"
-		for (ci = 1; ci <= 2; ci++) {
+		f = fs SUBSEP "fsx" SUBSEP "fsx"
+		fr = rate(f)
+		for (ci = 1; ci <= 2; ci++) for (ti = 1; ti <= ntools; ti++) {
 			c = ci == 1 ? "default" : "fsx"
-			if (!((fs, c) in soakr)) continue
-			st = soakst[fs, c] != 0 ? " (soak FAILED)" : ""
-			if (fsxbad[fs]) st = st " (fsx FAILED)"
-			printf "%-5s %-8s %9s %10.0f %22s %10s %6s%s\n", fs, c, soaks[fs, c], soakr[fs, c], fsxt,
-				m ? sprintf("%.0f", m) : "-", m ? sprintf("%.2f", soakr[fs, c] / m) : "-", st
+			k = fs SUBSEP tools[ti] SUBSEP c
+			if (!(k in runs)) continue
+			st = (k in stopped) ? " (" tools[ti] " stopped)" : ""
+			if (f in stopped) st = st " (fsx stopped)"
+			printf "%-5s %-8s %-5s %18s %10.0f %18s %10s %6s%s\n", fs, c, tools[ti], list[k], rate(k),
+				(f in runs) ? list[f] : "absent", fr ? sprintf("%.0f", fr) : "-",
+				fr ? sprintf("%.2f", rate(k) / fr) : "-", st
 		}
 	}
+	printf "%s", stops
 	if (absent) print "fsx absent: the soak ran alone (FSX= a static fsx, or FSX_SRC= fstests' fsx.c)"
+	ncol = 0
+	for (j = 1; j <= nfs; j++) for (ti = 1; ti <= ntools; ti++) for (ci = 1; ci <= 2; ci++) {
+		k = fss[j] SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx")
+		if (!(k in runs)) continue
+		col[++ncol] = k
+		split(k, p, SUBSEP)
+		cname[ncol] = p[1] "/" p[2] "/" p[3]
+	}
+	head = 0
+	for (i = 1; i <= ncol; i++) {
+		k = col[i]
+		if (!nt[k]) continue
+		if (!head++) print "\nwhere the soak's time went (its own clock, summed over the rounds)"
+		printf "  %s: %.2f s in ops, %.2f s verifying, %.2f s the rest (generating, logging)\n", cname[i],
+			tin[k], tver[k], tall[k] - tin[k] - tver[k]
+	}
 	if (!nop) exit 0
-	printf "\nsoak per-op rates (ops/s of the time spent in each op)\n%-12s", "op"
-	for (j = 1; j <= nfs; j++) for (ci = 1; ci <= 2; ci++) printf " %14s", fss[j] "/" (ci == 1 ? "default" : "fsx")
+	printf "\nsoak per-op rates (ops/s of the time spent in each op, mean over the rounds)\n%-12s", "op"
+	for (i = 1; i <= ncol; i++) printf " %18s", cname[i]
 	printf "\n"
-	for (i = 1; i <= nop; i++) {
-		printf "%-12s", oplist[i]
-		for (j = 1; j <= nfs; j++) for (ci = 1; ci <= 2; ci++) {
-			c = ci == 1 ? "default" : "fsx"
-			printf " %14s", ((fss[j], c, oplist[i]) in r) ? r[fss[j], c, oplist[i]] : "-"
-		}
+	for (o = 1; o <= nop; o++) {
+		if (oplist[o] == "name") continue
+		printf "%-12s", oplist[o]
+		for (i = 1; i <= ncol; i++)
+			printf " %18s", nr[col[i]] ? sprintf("%.0f", r[col[i], oplist[o]] / nr[col[i]]) : "-"
 		printf "\n"
 	}
 }

@@ -931,6 +931,10 @@ BOOT
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"not a static binary"* ]]
 	run --separate-stderr env BENCH_OPS=lots "$H/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_OPS=lots: not a positive number"* ]]
+	run --separate-stderr env BENCH_ROUNDS=0 "$H/bench" 6.1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_ROUNDS=0: not a positive number"* ]]
+	run --separate-stderr env BENCH_SOAK_REF="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_SOAK_REF=$BATS_TEST_TMPDIR/script: not a static binary"* ]]
 	run --separate-stderr "$H/bench" nosuch
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"unknown branch 'nosuch'"* ]]
 	# make's spelling
@@ -939,35 +943,52 @@ BOOT
 }
 
 # the guest's lines (indented, as init passes a suite's output on)
-bench_line() { printf '    # bench fs=%s tool=%s check=%s ops=20000 secs=%s status=%s\n' "$@"; }
+bench_line() { printf '    # bench fs=%s tool=%s check=%s round=%s ops=20000 done=%s secs=%s status=%s\n' "$@"; }
 
-@test "bench table: per fs and checking level, soak and fsx ops/s, the ratio to fsx's mean; fsx absent says so" {
+@test "bench table: per fs, checking level and tool, ops/s over the rounds and the ratio to fsx; a failed run; fsx absent says so" {
 	k=$BATS_TEST_TMPDIR/ktap.log
-	{ bench_line xfs fsx fsx 10.00 0; bench_line xfs soak default 40.00 0
+	{ bench_line xfs fsx fsx 1 20000 10.00 0; bench_line xfs soak default 1 20000 40.00 0
 	  echo '    # soak-rates name=xfs read=13000 mapwrite=354'
-	  bench_line xfs soak fsx 20.00 0; bench_line xfs fsx fsx 30.00 0
-	  bench_line ext4 fsx fsx 20.00 0; bench_line ext4 soak default 25.00 1
-	  bench_line ext4 soak fsx 10.00 0
-	  echo '    # soak-rates name=ext4 read=9000 mapwrite=700'
-	  bench_line ext4 fsx fsx 20.00 0; } > "$k"
+	  echo '    # soak-time name=xfs secs=39.50 in_ops=30.00 verifying=8.00 (summed over workers)'
+	  bench_line xfs soak fsx 1 20000 20.00 0
+	  bench_line xfs soak fsx 2 20000 20.00 0
+	  bench_line xfs soak default 2 20000 40.00 0
+	  echo '    # soak-rates name=xfs read=11000 mapwrite=300'
+	  echo '    # soak-time name=xfs secs=39.50 in_ops=29.00 verifying=9.00 (summed over workers)'
+	  bench_line xfs fsx fsx 2 20000 30.00 0
+	  bench_line ext4 fsx fsx 1 20000 20.00 0
+	  bench_line ext4 soak default 1 5000 25.00 1
+	  bench_line ext4 soak fsx 1 20000 10.00 0
+	  echo '    # soak-rates name=ext4 read=9000 mapwrite=700'; } > "$k"
 	run awk -f "$H/programs/bench.awk" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# xfs: fsx 2000 and 667 ops/s, mean 1333; the soak 500 and 1000 ops/s
-	[[ "$(grep '^xfs *default' <<<"$output")" =~ ^xfs\ +default\ +40.00\ +500\ +10.00,\ 30.00\ +1333\ +0.38$ ]]
-	[[ "$(grep '^xfs *fsx' <<<"$output")" =~ ^xfs\ +fsx\ +20.00\ +1000\ .*\ 1333\ +0.75$ ]]
-	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +10.00\ +2000\ .*\ 1000\ +2.00$ ]]
-	grep -q '^ext4 *default .*(soak FAILED)$' <<<"$output"
-	# the per-op rates: an op per line, a column per fs and checking level
-	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +354\ +-\ +-\ +700$ ]]
+	# xfs: fsx 40000 ops in 40 s; the soak 40000 in 80 s and in 40 s
+	[[ "$(grep '^xfs *default' <<<"$output")" =~ ^xfs\ +default\ +soak\ +40.00,\ 40.00\ +500\ +10.00,\ 30.00\ +1000\ +0.50$ ]]
+	[[ "$(grep '^xfs *fsx' <<<"$output")" =~ ^xfs\ +fsx\ +soak\ +20.00,\ 20.00\ +1000\ .*\ 1000\ +1.00$ ]]
+	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +soak\ +10.00\ +2000\ +20.00\ +1000\ +2.00$ ]]
+	# a run that failed: its rate over the ops it ran, said so
+	[[ "$(grep '^ext4 *default' <<<"$output")" =~ ^ext4\ +default\ +soak\ +25.00\ +200\ .*\ 1000\ +0.20\ \(soak\ stopped\)$ ]]
+	grep -qx 'ext4 soak (default checking, round 1) stopped at op 5000 of 20000 (exit 1): its rate is over those ops' <<<"$output"
+	# where the time went, summed; the per-op rates, the mean of the rounds, a column per fs/tool/checking
+	grep -qx '  xfs/soak/default: 59.00 s in ops, 17.00 s verifying, 3.00 s the rest (generating, logging)' <<<"$output"
+	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +327\ +-\ +-\ +700$ ]]
 	! grep -q 'fsx absent' <<<"$output" || false
+	# a reference soak (BENCH_SOAK_REF) gets rows and columns of its own
+	{ bench_line ext4 fsx fsx 1 20000 20.00 0; bench_line ext4 soak fsx 1 20000 10.00 0
+	  bench_line ext4 ref fsx 1 20000 16.00 0; echo '    # soak-rates name=ext4 read=9000 mapwrite=600'; } > "$k"
+	run awk -f "$H/programs/bench.awk" "$k"
+	echo "$output"
+	[[ "$(grep '^ext4 *fsx *ref' <<<"$output")" =~ ^ext4\ +fsx\ +ref\ +16.00\ +1250\ +20.00\ +1000\ +1.25$ ]]
+	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +-\ +600$ ]]
+	grep -q 'ext4/soak/fsx  *ext4/ref/fsx$' <<<"$output"
 	# without fsx: said so, and no ratio
 	{ echo '    # bench: fsx absent (no /bin/fsx in the initramfs): the soak runs alone'
-	  bench_line ext4 soak default 25.00 0; bench_line ext4 soak fsx 10.00 0; } > "$k"
+	  bench_line ext4 soak default 1 20000 25.00 0; bench_line ext4 soak fsx 1 20000 10.00 0; } > "$k"
 	run awk -f "$H/programs/bench.awk" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +10.00\ +2000\ +absent\ +-\ +-$ ]]
+	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +soak\ +10.00\ +2000\ +absent\ +-\ +-$ ]]
 	grep -q '^fsx absent: the soak ran alone' <<<"$output"
 	# nothing from the guest: a failure, said so
 	: > "$k"

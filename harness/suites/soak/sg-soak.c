@@ -183,7 +183,8 @@ static u64 shared_seed(unsigned k) { return mix64(opt.seed ^ 0x5ea5edULL) + k; }
 /* ---- workers ---- */
 struct wshared {                /* in MAP_SHARED memory, read by the parent */
 	volatile u64 ops;
-	u64 cnt[NOPS], nsec[NOPS];
+	u64 cnt[NOPS], tk[NOPS];        /* ops run, ticks spent in each op type */
+	u64 vtk, t0tk, t0ns;            /* ticks spent verifying; the worker's start, for the tick rate */
 	char summary[256];
 	int fkind, ferr;        /* how it failed (K_MISMATCH or K_ERROR, errno) */
 	u64 nring;
@@ -214,7 +215,24 @@ static double now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
+static u64 nsnow(void) { return (u64)(now() * 1e9); }
 
+/* The per-op timing clock: the TSC where there is one (clock_gettime may be
+ * a syscall in a guest whose clocksource is not the TSC: two per op), turned
+ * into seconds at the end against CLOCK_MONOTONIC over the whole run. */
+static u64 ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	return nsnow();
+#endif
+}
+static double tick_secs(const struct wshared *s)      /* seconds per tick */
+{
+	u64 dt = ticks() - s->t0tk;
+	return dt ? (nsnow() - s->t0ns) / 1e9 / dt : 0;
+}
 PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
 {
 	struct wshared *s = w->sh;
@@ -338,6 +356,8 @@ static int compare(struct worker *w, unsigned fi, u64 base, const unsigned char 
 }
 
 /* ---- guarded access to mappings (a broken fs may SIGBUS) ---- */
+/* sigsetjmp without the signal mask (a syscall each time otherwise): the
+ * handler runs with SA_NODEFER, so nothing is left blocked after a jump */
 static sigjmp_buf bus_jmp;
 static volatile sig_atomic_t bus_armed;
 static void on_bus(int sig)
@@ -349,7 +369,7 @@ static void on_bus(int sig)
 }
 static int safe_copy(void *dst, const void *src, size_t n)
 {
-	if (sigsetjmp(bus_jmp, 1)) {
+	if (sigsetjmp(bus_jmp, 0)) {
 		bus_armed = 0;
 		return -1;
 	}
@@ -890,7 +910,6 @@ static int unsupported(const struct optype *t, int e)
 	       (e == EINVAL && (t->flags & G_EINVAL));
 }
 
-static u64 nsnow(void) { return (u64)(now() * 1e9); }
 
 /* Why a logged op does not fit the files as they are now, or NULL. The
  * generator makes only ops that fit; a log with ops removed (--minimise), or
@@ -954,7 +973,7 @@ static int run_op(struct worker *w, struct op *o)
 	struct mfile *F = &w->f[o->f];
 	struct wshared *s = w->sh;
 	struct op *slot = &s->ring[s->nring++ % opt.log_ops];
-	u64 old = F->size, t0 = nsnow();
+	u64 old = F->size, t0 = ticks();
 	const char *why = NULL;
 	struct op *kept = cap.ops && *cap.n < cap.max ? &cap.ops[(*cap.n)++] : slot;
 	int e;
@@ -973,7 +992,7 @@ static int run_op(struct worker *w, struct op *o)
 	e = !why && ((t->flags & G_NOLEN) || o->len) ? t->exec(w, t, o) : NOOP;
 	if (e != NOOP) {
 		s->cnt[o->type]++;
-		s->nsec[o->type] += nsnow() - t0;
+		s->tk[o->type] += ticks() - t0;
 	}
 	if (e > 0 && !w->worked[o->type] && unsupported(t, e)) {
 		note(w, "%s unsupported (%s: %s), disabled%s", t->name, w->what, strerror(e),
@@ -1019,11 +1038,15 @@ static int step(struct worker *w, struct op *o, struct op *inj)
 		return e;
 	full |= opt.full_every && o->n % opt.full_every == 0;
 	full |= opt.reread && (optab[o->type].flags & G_REMAP);
+	u64 t0 = ticks();
 	if (!full && !opt.verify_every) {       /* fsx's level: the op's file's size */
 		e = check_size(w, o->f);
-		return e > 0 ? fail_err(w, e) : e;
+		e = e > 0 ? fail_err(w, e) : e;
+	} else if (full || o->n % opt.verify_every == 0) {
+		e = verify(w, full);
 	}
-	return full || o->n % opt.verify_every == 0 ? verify(w, full) : OK;
+	w->sh->vtk += ticks() - t0;
+	return e;
 }
 
 /* ---- canonical argument strings (cmdline, log headers) ---- */
@@ -1119,8 +1142,11 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 		fmt_header(b, sizeof b, idx);
 		fprintf(w->rec, "%s\n", b);
 	}
-	signal(SIGBUS, on_bus);
-	signal(SIGSEGV, on_bus);
+	struct sigaction sa = { .sa_handler = on_bus, .sa_flags = SA_NODEFER };
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+	sh->t0tk = ticks();
+	sh->t0ns = nsnow();
 	if (opt.inject && idx == 0)
 		w->inject_at = 1 + mix64(w->wseed ^ 0x1abe11edULL) % (opt.ops ? opt.ops : 1000);
 
@@ -1383,10 +1409,16 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	for (unsigned i = 0; i < W; i++)
 		done += sh[i].ops;
 
-	u64 cnt[NOPS] = { 0 }, ns[NOPS] = { 0 };
-	for (unsigned i = 0; i < W; i++)
-		for (unsigned k = 0; k < NOPS; k++)
-			cnt[k] += sh[i].cnt[k], ns[k] += sh[i].nsec[k];
+	u64 cnt[NOPS] = { 0 };
+	double ns[NOPS] = { 0 }, opsecs = 0, vsecs = 0;
+	for (unsigned i = 0; i < W; i++) {
+		double ts = tick_secs(&sh[i]);
+		for (unsigned k = 0; k < NOPS; k++) {
+			cnt[k] += sh[i].cnt[k], ns[k] += sh[i].tk[k] * ts * 1e9;
+			opsecs += sh[i].tk[k] * ts;
+		}
+		vsecs += sh[i].vtk * ts;
+	}
 	int n = sfmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f", cfg.name,
 			 (ull)done, secs, secs > 0 ? done / secs : 0);
 	for (unsigned k = 0; k < OP_INJECT; k++)
@@ -1394,8 +1426,10 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	sg_say("%s\n", b);
 	n = sfmt(b, sizeof b, "# soak-rates name=%s", cfg.name);
 	for (unsigned k = 0; k < OP_INJECT; k++)
-		n += sfmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] ? cnt[k] * 1e9 / ns[k] : 0);
+		n += sfmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] > 0 ? cnt[k] * 1e9 / ns[k] : 0);
 	sg_say("%s\n", b);
+	sg_say("# soak-time name=%s secs=%.2f in_ops=%.2f verifying=%.2f (summed over workers)\n", cfg.name, secs,
+	    opsecs, vsecs);
 
 	for (unsigned i = 0; i < W; i++) {
 		if (i != hung && WIFEXITED(st[i]) && WEXITSTATUS(st[i]) == 0)
