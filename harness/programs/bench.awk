@@ -4,9 +4,13 @@
 #   # soak-time name=F secs=S in_ops=A verifying=B, # soak-rates name=F op=R ...
 #                                 (after a soak's bench line)
 #   # bench: fsx absent ...
+# and before them, from a file named *cpu.tsv: "N<TAB>TICKS", QEMU's CPU
+# time (utime + stime, in 1/tck s) when the host saw the guest's Nth
+# "sg-bench-mark" (harness/bench's cpu_monitor): marks 2j-1 and 2j are the
+# start and the end of the jth run that ran.
 # Output: per fs, checking level and tool, the seconds of each round's run,
 # ops/s over all of them (ops run / seconds), fsx's the same way, and the
-# ratio to fsx; then where the soak's time went and its per-op rates
+# ratio to fsx, and the same per second of QEMU's CPU time; then where the soak's time went and its per-op rates
 # (ops/s of the time spent in each op type, the mean over the rounds). A run
 # that failed is timed over the ops it ran (done=), and said to have stopped.
 function kv(   i, a) {
@@ -16,7 +20,9 @@ function kv(   i, a) {
 			v[a[1]] = a[2]
 }
 function add(list, x) { return list == "" ? x : list ", " x }
+FILENAME ~ /cpu\.tsv$/ { T[$1] = $2; next }
 { sub(/^[ \t]+/, "") }
+/^# bench start / { next }
 /^# bench: fsx absent/ { absent = 1 }
 /^# bench fs=/ {
 	kv()
@@ -26,6 +32,12 @@ function add(list, x) { return list == "" ? x : list ", " x }
 	d = ("done" in v) ? v["done"] : v["ops"]
 	k = fs SUBSEP t SUBSEP c
 	done[k] += d; secs[k] += v["secs"]; runs[k]++
+	m += 2
+	if (((m - 1) in T) && (m in T)) {
+		x = (T[m] - T[m - 1]) / (tck ? tck : 100)
+		cpu[k] += x; ncpu[k]++
+		cpulist[k] = add(cpulist[k], sprintf("%.0f", x))
+	}
 	list[k] = add(list[k], v["secs"])
 	if (v["status"] != 0) {
 		stopped[k] = 1
@@ -48,25 +60,30 @@ function add(list, x) { return list == "" ? x : list ", " x }
 	}
 }
 function rate(k) { return secs[k] > 0 ? done[k] / secs[k] : 0 }
+function crate(k) { return (k in runs) && (k in ncpu) && ncpu[k] == runs[k] && cpu[k] > 0 ? done[k] / cpu[k] : 0 }
+function fmt(x, r) { return x ? sprintf("%.0f", x) : "-" }
+function ratio(a, b) { return a && b ? sprintf("%.2f", a / b) : "-" }
 END {
 	if (!nfs) { print "bench: no results (see the guest's ktap.log and console.log)"; exit 1 }
 	ntools = 0
 	tools[++ntools] = "soak"
 	if (hasref) tools[++ntools] = "ref"
-	printf "%-5s %-8s %-5s %18s %10s %18s %10s %6s\n", "fs", "checking", "tool", "secs per run", "ops/s", "fsx secs per run", "fsx ops/s", "ratio"
+	print "ops/s: per second of wall time in the guest; ops/cpu-s: per second of CPU time QEMU spent on the run"
+	printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s\n", "fs", "checking", "tool", "secs per run",
+		"ops/s", "cpu-s per run", "ops/cpu-s", "fsx secs", "ops/s", "ops/cpu-s", "ratio", "cpu"
 	for (j = 1; j <= nfs; j++) {
 		fs = fss[j]
 		f = fs SUBSEP "fsx" SUBSEP "fsx"
-		fr = rate(f)
+		fr = rate(f); fc = crate(f)
 		for (ci = 1; ci <= 2; ci++) for (ti = 1; ti <= ntools; ti++) {
 			c = ci == 1 ? "default" : "fsx"
 			k = fs SUBSEP tools[ti] SUBSEP c
 			if (!(k in runs)) continue
 			st = (k in stopped) ? " (" tools[ti] " stopped)" : ""
 			if (f in stopped) st = st " (fsx stopped)"
-			printf "%-5s %-8s %-5s %18s %10.0f %18s %10s %6s%s\n", fs, c, tools[ti], list[k], rate(k),
-				(f in runs) ? list[f] : "absent", fr ? sprintf("%.0f", fr) : "-",
-				fr ? sprintf("%.2f", rate(k) / fr) : "-", st
+			printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s%s\n", fs, c, tools[ti], list[k],
+				fmt(rate(k)), cpulist[k] == "" ? "-" : cpulist[k], fmt(crate(k)),
+				(f in runs) ? list[f] : "absent", fmt(fr), fmt(fc), ratio(rate(k), fr), ratio(crate(k), fc), st
 		}
 	}
 	printf "%s", stops

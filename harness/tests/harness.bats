@@ -943,10 +943,15 @@ BOOT
 }
 
 # the guest's lines (indented, as init passes a suite's output on)
-bench_line() { printf '    # bench fs=%s tool=%s check=%s round=%s ops=20000 done=%s secs=%s status=%s\n' "$@"; }
+bench_line() {
+	printf '    # bench start fs=%s tool=%s check=%s round=%s\n' "$1" "$2" "$3" "$4"
+	printf '    # bench fs=%s tool=%s check=%s round=%s ops=20000 done=%s secs=%s status=%s\n' "$@"
+}
+# a row of the table, blanks squeezed: row TABLE FS CHECKING TOOL
+row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 
-@test "bench table: per fs, checking level and tool, ops/s over the rounds and the ratio to fsx; a failed run; fsx absent says so" {
-	k=$BATS_TEST_TMPDIR/ktap.log
+@test "bench table: per fs, checking level and tool, ops/s over the rounds and per QEMU CPU second, the ratios to fsx; a failed run; fsx absent says so" {
+	k=$BATS_TEST_TMPDIR/ktap.log c=$BATS_TEST_TMPDIR/qemu-cpu.tsv
 	{ bench_line xfs fsx fsx 1 20000 10.00 0; bench_line xfs soak default 1 20000 40.00 0
 	  echo '    # soak-rates name=xfs read=13000 mapwrite=354'
 	  echo '    # soak-time name=xfs secs=39.50 in_ops=30.00 verifying=8.00 (summed over workers)'
@@ -960,38 +965,47 @@ bench_line() { printf '    # bench fs=%s tool=%s check=%s round=%s ops=20000 don
 	  bench_line ext4 soak default 1 5000 25.00 1
 	  bench_line ext4 soak fsx 1 20000 10.00 0
 	  echo '    # soak-rates name=ext4 read=9000 mapwrite=700'; } > "$k"
-	run awk -f "$H/programs/bench.awk" "$k"
+	# QEMU's CPU ticks (1/100 s) at the 18 start and end lines: xfs's fsx
+	# runs 20 and 40 s, the soak's 40 s each, ext4's fsx 10 s, its soak 5 s
+	t=0 mk=0
+	for d in 0 2000 0 4000 0 4000 0 4000 0 4000 0 4000 0 1000 0 500 0 500; do
+		t=$((t + d)) mk=$((mk + 1)); printf '%s\t%s\n' "$mk" "$t"; done > "$c"
+	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	# xfs: fsx 40000 ops in 40 s; the soak 40000 in 80 s and in 40 s
-	[[ "$(grep '^xfs *default' <<<"$output")" =~ ^xfs\ +default\ +soak\ +40.00,\ 40.00\ +500\ +10.00,\ 30.00\ +1000\ +0.50$ ]]
-	[[ "$(grep '^xfs *fsx' <<<"$output")" =~ ^xfs\ +fsx\ +soak\ +20.00,\ 20.00\ +1000\ .*\ 1000\ +1.00$ ]]
-	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +soak\ +10.00\ +2000\ +20.00\ +1000\ +2.00$ ]]
+	# xfs: fsx 40000 ops in 40 s (60 cpu-s); the soak 40000 in 80 s (80 cpu-s) and in 40 s (80 cpu-s)
+	[ "$(row "$output" xfs default soak)" = "xfs default soak 40.00, 40.00 500 40, 40 500 | 10.00, 30.00 1000 667 | 0.50 0.75" ]
+	[ "$(row "$output" xfs fsx soak)" = "xfs fsx soak 20.00, 20.00 1000 40, 40 500 | 10.00, 30.00 1000 667 | 1.00 0.75" ]
+	[ "$(row "$output" ext4 fsx soak)" = "ext4 fsx soak 10.00 2000 5 4000 | 20.00 1000 2000 | 2.00 2.00" ]
 	# a run that failed: its rate over the ops it ran, said so
-	[[ "$(grep '^ext4 *default' <<<"$output")" =~ ^ext4\ +default\ +soak\ +25.00\ +200\ .*\ 1000\ +0.20\ \(soak\ stopped\)$ ]]
+	[ "$(row "$output" ext4 default soak)" = "ext4 default soak 25.00 200 5 1000 | 20.00 1000 2000 | 0.20 0.50 (soak stopped)" ]
 	grep -qx 'ext4 soak (default checking, round 1) stopped at op 5000 of 20000 (exit 1): its rate is over those ops' <<<"$output"
 	# where the time went, summed; the per-op rates, the mean of the rounds, a column per fs/tool/checking
 	grep -qx '  xfs/soak/default: 59.00 s in ops, 17.00 s verifying, 3.00 s the rest (generating, logging)' <<<"$output"
-	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +327\ +-\ +-\ +700$ ]]
+	[ "$(grep '^mapwrite' <<<"$output" | tr -s ' ')" = "mapwrite 327 - - 700" ]
 	! grep -q 'fsx absent' <<<"$output" || false
+	# no CPU times (no QEMU seen): the wall-time columns alone
+	: > "$c"
+	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	[ "$(row "$output" xfs fsx soak)" = "xfs fsx soak 20.00, 20.00 1000 - - | 10.00, 30.00 1000 - | 1.00 -" ]
 	# a reference soak (BENCH_SOAK_REF) gets rows and columns of its own
 	{ bench_line ext4 fsx fsx 1 20000 20.00 0; bench_line ext4 soak fsx 1 20000 10.00 0
 	  bench_line ext4 ref fsx 1 20000 16.00 0; echo '    # soak-rates name=ext4 read=9000 mapwrite=600'; } > "$k"
-	run awk -f "$H/programs/bench.awk" "$k"
+	run awk -f "$H/programs/bench.awk" "$c" "$k"
 	echo "$output"
-	[[ "$(grep '^ext4 *fsx *ref' <<<"$output")" =~ ^ext4\ +fsx\ +ref\ +16.00\ +1250\ +20.00\ +1000\ +1.25$ ]]
-	[[ "$(grep '^mapwrite' <<<"$output")" =~ ^mapwrite\ +-\ +600$ ]]
+	[ "$(row "$output" ext4 fsx ref)" = "ext4 fsx ref 16.00 1250 - - | 20.00 1000 - | 1.25 -" ]
+	[ "$(grep '^mapwrite' <<<"$output" | tr -s ' ')" = "mapwrite - 600" ]
 	grep -q 'ext4/soak/fsx  *ext4/ref/fsx$' <<<"$output"
 	# without fsx: said so, and no ratio
 	{ echo '    # bench: fsx absent (no /bin/fsx in the initramfs): the soak runs alone'
 	  bench_line ext4 soak default 1 20000 25.00 0; bench_line ext4 soak fsx 1 20000 10.00 0; } > "$k"
-	run awk -f "$H/programs/bench.awk" "$k"
+	run awk -f "$H/programs/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$(grep '^ext4 *fsx' <<<"$output")" =~ ^ext4\ +fsx\ +soak\ +10.00\ +2000\ +absent\ +-\ +-$ ]]
+	[ "$(row "$output" ext4 fsx soak)" = "ext4 fsx soak 10.00 2000 - - | absent - - | - -" ]
 	grep -q '^fsx absent: the soak ran alone' <<<"$output"
 	# nothing from the guest: a failure, said so
 	: > "$k"
-	run awk -f "$H/programs/bench.awk" "$k"
+	run awk -f "$H/programs/bench.awk" "$c" "$k"
 	[ "$status" -eq 1 ] && [[ "$output" == "bench: no results"* ]]
 }
