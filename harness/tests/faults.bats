@@ -146,16 +146,6 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 
 # ---- the host: bad input, rejects, broken builds, signals, locks, full disks ----
 
-# fake_branch NAME: branch NAME (4.19-like: KSRC, series applied) in a copy of
-# the repo, with a fake kernel tree $K and a one-patch series.
-fake_branch() {
-	fake_repo "$1" 'tree=ksrc
-series_in_tree=no'
-	K=$BATS_TEST_TMPDIR/linux-$1
-	fake_tree "$K" a1 b1
-	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
-	echo 0001-x.patch > "$R/backports/$1/series"
-}
 # validate_bg LOG ARGS...: make validate in its own process group, as a
 # terminal's foreground job (a background job of a script ignores SIGINT:
 # perl puts it back to the default); sets VPID, the group's id.

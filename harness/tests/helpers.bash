@@ -41,3 +41,14 @@ MK
 	echo "header-1" > "$1/inc.h"
 	touch -d '2019-06-04 12:00' "$1"/*.c "$1"/*.h "$1/Makefile" "$1/notes.txt"
 }
+
+# fake_branch NAME: branch NAME (4.19-like: KSRC, series applied) in a copy of
+# the repo, with a fake kernel tree $K and a one-patch series (b1 -> b2).
+fake_branch() {
+	fake_repo "$1" 'tree=ksrc
+series_in_tree=no'
+	K=$BATS_TEST_TMPDIR/linux-$1
+	fake_tree "$K" a1 b1
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
+	echo 0001-x.patch > "$R/backports/$1/series"
+}

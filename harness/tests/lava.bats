@@ -255,12 +255,8 @@ SH
 # passing, one failing, one skipped. LAVA finds it on PATH; everything else
 # is lava-run's own.
 lava_branch() {
-	fake_repo "$1" 'tree=ksrc
-series_in_tree=no'
-	k=$BATS_TEST_TMPDIR/linux-$1
-	fake_tree "$k" a1 b1
-	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
-	echo 0001-x.patch > "$R/backports/$1/series"
+	fake_branch "$1"
+	k=$K
 	serial=$BATS_TEST_TMPDIR/serial.log
 	printf '%s\n' '[    0.000000] Linux version 9.5.0 (stand-in)' 'KTAP version 1' '1..1' \
 		'    KTAP version 1' '    1..3' '    ok 1 mount.xfs' '    not ok 2 mount.ext4 # EIO' \
