@@ -252,3 +252,23 @@ build_variant() {
 	run "$H/series" 9.6 patched "$k"
 	[[ "$output" != *"put back"* ]] && [ "$(cat "$w/a.c")" = a2 ] && [ "$(cat "$w/new.c")" = new ]
 }
+
+@test "build: a file put back as a hard link to the tree, with the bytes last built, is not rebuilt, and the tree is not touched" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	out=$BATS_TEST_TMPDIR/out
+	w=$STABLEGATE_CACHE/work/9.6
+	base() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1 && "$H/build" "$w" "$out" 2>&1; }
+	run base
+	[ "$status" -eq 0 ]
+	# the baseline's dir once built from the patched state (as prefixes or a candidate do)
+	"$H/series" 9.6 patched "$k" > /dev/null 2>&1
+	"$H/build" "$w" "$out" > /dev/null 2>&1
+	run base	# notes.txt back as a link to the tree: other bytes than last built, refreshed
+	[[ "$output" == *"1 source files differ from the last build: notes.txt"* ]]
+	"$H/series" 9.6 patched "$k" > /dev/null 2>&1
+	run base	# a link again, now with the bytes last built: nothing to make
+	echo "$output"
+	[[ "$output" == *"(1 of them only by inode and mtime: the same bytes)"* ]] && [[ "$output" == *"make not run"* ]]
+	[ "$(stat -c %Y "$k/notes.txt")" = "$(date -d '2019-06-04 12:00' +%s)" ] && [ "$(cat "$k/notes.txt")" = x ]
+}
