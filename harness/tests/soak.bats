@@ -70,6 +70,27 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	grep -q '^# progress name=a ops=' <<<"$output"
 }
 
+@test "--parallel: every --fs at once, the same ops as one after another; each report and oplog under its own header, results in --fs order" {
+	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 3000 --seed 7
+	[ "$status" -eq 0 ]
+	serial=$(grep '^# soak-stats' <<<"$output" | sed 's/ secs=[^ ]* ops_per_sec=[^ ]*//')
+	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 3000 --seed 7 --parallel
+	echo "$output"
+	[ "$status" -eq 0 ]
+	grep -q -- '^# cmdline: .* --parallel' <<<"$output"
+	[ "$(grep '^# soak-stats' <<<"$output" | sed 's/ secs=[^ ]* ops_per_sec=[^ ]*//')" = "$serial" ]
+	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 3000 --seed 5 --parallel --inject-corruption --log-ops 5
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$(grep -E '^(not )?ok ' <<<"$output" | cut -d'#' -f1)" = "$(printf 'not ok 1 soak.a \nnot ok 2 soak.b ')" ]
+	for fs in a b; do
+		block=$(sed -n "/^# soak name=$fs /,/^not ok [12] soak.$fs /p" <<<"$output")
+		[ "$(grep -c '^# oplog: ' <<<"$block")" -ge 5 ]
+		grep -q "^# replay: sg-soak --fs $fs:" <<<"$block"
+		! grep -v '^# progress' <<<"$block" | grep -E "name=[^$fs]|--fs [^$fs]:" || false
+	done
+}
+
 @test "the same seed gives the same op sequence (records byte for byte)" {
 	for i in 1 2; do
 		run "$SOAK" --fs tmpfs:"$TMPFS" --ops 20000 --seed 99 --record "$TMPFS/rec$i"

@@ -165,6 +165,7 @@ static struct {
 	const char *minimise, *minimise_out;    /* --minimise: the log, the output record */
 	u64 minimise_secs;                      /* its time bound, 0: none */
 	int drop_caches, quiet;                 /* between tries; no notes (the tries) */
+	int parallel;                           /* every --fs at once, a process each */
 	unsigned weight[NOPS];
 	unsigned nfs;
 	struct sg_fs fs[MAXFS];
@@ -1076,6 +1077,8 @@ static int fmt_args(char *b, size_t sz, int hdr)
 		if (opt.duration)
 			n += sfmt(b + n, sz - n, " --duration %g", opt.duration);
 		n += sfmt(b + n, sz - n, " --workers %u --log-ops %u", opt.workers, opt.log_ops);
+		if (opt.parallel)
+			n += sfmt(b + n, sz - n, " --parallel");
 		if (opt.block)
 			n += sfmt(b + n, sz - n, " --block %u", opt.block);
 		if (opt.dio_align >= 0)
@@ -1322,6 +1325,43 @@ static int make_shared(char *why, size_t n)
 	return 0;
 }
 
+/* --parallel: each configuration runs in a process of its own, all at once
+ * (a guest with a CPU per filesystem soaks both in the time of one). Its
+ * lines go to a file of its own, copied out in configuration order when all
+ * have ended, so each report and oplog stays under its "# soak name=" line;
+ * only the progress lines go out at once (a console must not fall silent for
+ * a whole run), and the results are printed by the parent, in order. */
+static int live_fd = 1;
+static struct cresult { int rc; char why[1024]; } *cres;       /* shared; rc -2: none */
+
+SG_PRINTF(1, 2) static void say_live(const char *fmt, ...)
+{
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	if (n > 0 && write(live_fd, b, min64(n, sizeof b - 1)) < 0) { /* nowhere to report it */ }
+}
+
+SG_PRINTF(4, 5) static void cfg_result(unsigned ci, int rc, const char *nm, const char *fmt, ...)
+{
+	char b[1024] = "";
+	va_list ap;
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(b, sizeof b, fmt, ap);
+		va_end(ap);
+	}
+	if (!cres) {
+		sg_ktap_result(rc, nm, "%s", b);
+		return;
+	}
+	cres[ci].rc = rc;
+	sfmt(cres[ci].why, sizeof cres[ci].why, "%s", b);
+}
+
 static unsigned mtry;   /* --minimise: the try running */
 
 /* Fork *pW workers (fewer if fork fails) on recs (a replay) or the generator
@@ -1379,8 +1419,8 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 			sg_say("# minimise: try %u running: %llu of %zu ops after %.0f s\n", mtry, (ull)done, nrec, t - t0);
 			last = t;
 		} else if (alive && !opt.minimise && ((tot && done >= next) || t - last >= opt.progress)) {
-			sg_say("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
-			    (ull)done, (ull)tot, t - t0, done / (t - t0));
+			say_live("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
+				 (ull)done, (ull)tot, t - t0, done / (t - t0));
 			last = t;
 			while (tot && next <= done)
 				next += tot / 10 ? tot / 10 : 1;
@@ -1400,7 +1440,7 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	sfmt(nm, sizeof nm, "soak.%s", opt.fs[ci].name);
 	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, opt.fs[ci].name, (int)getpid());
 	if (cfg_setup(ci, b, sizeof b)) {
-		sg_ktap_result(1, nm, "%s", b);
+		cfg_result(ci, 1, nm, "%s", b);
 		return 1;
 	}
 	sg_say("# soak name=%s dir=%s seed=%llu workers=%u block=%u dio-align=%u max-size=%llu\n", cfg.name,
@@ -1408,13 +1448,13 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	if (!cfg.dio)
 		sg_say("# note: %s: O_DIRECT unsupported, dread and dwrite disabled\n", cfg.name);
 	if (make_shared(b, sizeof b)) {
-		sg_ktap_result(1, nm, "%s", b);
+		cfg_result(ci, 1, nm, "%s", b);
 		return 1;
 	}
 
 	struct wshared *sh = mmap(NULL, W * sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
+		cfg_result(ci, 1, nm, "setup: mmap: %s", strerror(errno));
 		return 1;
 	}
 	hung = run_workers(sh, &W, st, recs, nrec, rworker, &secs);
@@ -1466,16 +1506,70 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 			write_oplog(&sh[i], nrec ? rworker : i);
 	}
 	if (bad == ~0u) {
-		sg_ktap_result(0, nm, NULL);
+		cfg_result(ci, 0, nm, NULL);
 		if (!opt.keep)
 			sg_rm_tree(cfg.sub);
 	} else {
 		sg_say("# kept %s for inspection\n", cfg.sub);
-		sg_ktap_result(1, nm, "%s%s", sh[bad].summary,
-			       W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
+		cfg_result(ci, 1, nm, "%s%s", sh[bad].summary,
+			   W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
 	}
 	munmap(sh, W * sizeof *sh);
 	return bad != ~0u;
+}
+
+/* --parallel: run_config for every --fs at once, see cres */
+static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
+{
+	pid_t pid[MAXFS];
+	FILE *out[MAXFS];
+	int st;
+	char b[4096];
+	ssize_t n;
+
+	cres = mmap(NULL, opt.nfs * sizeof *cres, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (cres == MAP_FAILED) {
+		cres = NULL;
+		sg_say("# note: --parallel: mmap: %s; one configuration after another\n", strerror(errno));
+		for (unsigned i = 0; i < opt.nfs; i++)
+			run_config(i, recs, nrec, rworker);
+		return;
+	}
+	fflush(stdout);
+	live_fd = dup(1);
+	for (unsigned i = 0; i < opt.nfs; i++) {
+		cres[i].rc = -2;
+		pid[i] = -1;
+		if (!(out[i] = tmpfile())) {
+			sfmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
+			continue;
+		}
+		if ((pid[i] = fork()) == 0) {
+			dup2(fileno(out[i]), 1);
+			run_config(i, recs, nrec, rworker);
+			fflush(stdout);
+			_exit(0);
+		}
+		if (pid[i] < 0)
+			sfmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
+	}
+	for (unsigned i = 0; i < opt.nfs; i++) {
+		if (pid[i] > 0 && waitpid(pid[i], &st, 0) == pid[i] && cres[i].rc == -2)
+			sfmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
+			     WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		if (out[i]) {
+			rewind(out[i]);
+			while ((n = fread(b, 1, sizeof b, out[i])) > 0)
+				if (write(1, b, n) < 0) { /* nowhere to report it */ }
+			fclose(out[i]);
+		}
+		sfmt(b, sizeof b, "soak.%s", opt.fs[i].name);
+		sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, b, "%s", cres[i].why);
+	}
+	munmap(cres, opt.nfs * sizeof *cres);
+	cres = NULL;
+	close(live_fd);
+	live_fd = 1;
 }
 
 /* ---- --minimise: delta debugging (ddmin) over verbatim replays ---- */
@@ -1964,6 +2058,8 @@ static const char usage_text[] =
 	"      --block N          fs block for collapse/insert/clone/dedupe (default: detected)\n"
 	"      --dio-align N      O_DIRECT granularity (default: detected; 0 = no O_DIRECT)\n"
 	"      --workers W        forked workers, each with its own files (default 1)\n"
+	"      --parallel         run every --fs at once, each in its own process; its\n"
+	"                         report and result are printed in --fs order at the end\n"
 	"      --nfiles F         files per worker (default 3, max 8)\n"
 	"      --verify-every N   read back the touched range every N ops (default 1); 0: only\n"
 	"                         the op's file's st_size after each op (fsx's checking)\n"
@@ -2043,7 +2139,7 @@ static void parse(int argc, char **argv)
 		{ "inject-corruption", 0, 0, 'I' }, { "progress", 1, 0, 'p' }, { "keep", 0, 0, 'k' },
 		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
 		{ "minimise", 1, 0, 'M' }, { "minimise-secs", 1, 0, 'T' }, { "minimise-out", 1, 0, 'O' },
-		{ "drop-caches", 0, 0, 'C' },
+		{ "drop-caches", 0, 0, 'C' }, { "parallel", 0, 0, 'P' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
 	const char *bad;
@@ -2084,6 +2180,7 @@ static void parse(int argc, char **argv)
 		case 'T': opt.minimise_secs = num(optarg, "time bound"); break;
 		case 'O': opt.minimise_out = optarg; break;
 		case 'C': opt.drop_caches = 1; break;
+		case 'P': opt.parallel = 1; break;
 		case 'h': usage(NULL); break;
 		default: usage("unknown option");
 		}
@@ -2230,6 +2327,8 @@ int main(int argc, char **argv)
 		sg_say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
 	if (opt.minimise)
 		minimise(recs, nrec, rworker);
+	else if (opt.parallel && opt.nfs > 1)
+		run_parallel(recs, nrec, rworker);
 	else
 		for (unsigned i = 0; i < opt.nfs; i++)
 			run_config(i, recs, nrec, rworker);
