@@ -4,6 +4,8 @@
 #   # soak-time name=F secs=S in_ops=A verifying=B, # soak-rates name=F op=R ...
 #                                 (after a soak's bench line)
 #   # bench: fsx absent ...
+#   # soak-stats name=F ops=N secs=S ops_per_sec=R op=COUNT ... (after a soak's bench line)
+#   # bench fsx-ran fs=F ops=N logged=L skipped=S (fsx's counting run)
 # and before them, from a file named *cpu.tsv: "N<TAB>TICKS", QEMU's CPU
 # time (utime + stime, in 1/tck s) when the host saw the guest's Nth
 # "sg-bench-mark" (harness/bench's cpu_monitor): marks 2j-1 and 2j are the
@@ -13,6 +15,11 @@
 # ratio to fsx, and the same per second of QEMU's CPU time; then where the soak's time went and its per-op rates
 # (ops/s of the time spent in each op type, the mean over the rounds). A run
 # that failed is timed over the ops it ran (done=), and said to have stopped.
+# A second table counts only the ops that did something: fsx counts an op it
+# skipped (unsupported here, or not fitting the file) as one of its ops, the
+# soak counts no no-op and turns an unsupported op off. fsx's share that ran
+# is from its counting run (1 - skipped/logged), the soak's from its
+# soak-stats per-op counts.
 function kv(   i, a) {
 	delete v
 	for (i = 1; i <= NF; i++)
@@ -46,6 +53,16 @@ FILENAME ~ /cpu\.tsv$/ { T[$1] = $2; next }
 	}
 	cur = t == "fsx" ? "" : k
 	next
+}
+/^# bench fsx-ran / { kv(); if (v["logged"] > 0) ranfrac[v["fs"]] = 1 - v["skipped"] / v["logged"]; fsxskip[v["fs"]] = v["skipped"] " of " v["logged"]; next }
+/^# soak-stats / && cur != "" {
+	kv()
+	for (i = 1; i <= NF; i++) {
+		split($i, a, "=")
+		if (a[1] != "name" && a[1] != "ops" && a[1] != "secs" && a[1] != "ops_per_sec" && a[2] != "")
+			ran[cur] += a[2]
+	}
+	nran[cur]++
 }
 /^# soak-time / && cur != "" {
 	kv()
@@ -87,6 +104,25 @@ END {
 		}
 	}
 	printf "%s", stops
+	if (length(ranfrac)) {
+		print "\nops that ran (fsx's skipped ops and the soak's no-ops left out): ops/s, ops/cpu-s"
+		printf "%-5s %-8s %-5s %9s %6s %9s | %15s %9s %6s %9s | %6s %6s\n", "fs", "checking", "tool", "ran/run",
+			"ops/s", "ops/cpu-s", "fsx skipped", "ran/run", "ops/s", "ops/cpu-s", "ratio", "cpu"
+		for (j = 1; j <= nfs; j++) {
+			fs = fss[j]
+			f = fs SUBSEP "fsx" SUBSEP "fsx"
+			if (!(fs in ranfrac) || !(f in runs)) continue
+			fr = rate(f) * ranfrac[fs]; fc = crate(f) * ranfrac[fs]
+			for (ci = 1; ci <= 2; ci++) for (ti = 1; ti <= ntools; ti++) {
+				k = fs SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx")
+				if (!(k in runs) || nran[k] != runs[k] || !done[k]) continue
+				q = ran[k] / done[k]
+				printf "%-5s %-8s %-5s %9.0f %6s %9s | %15s %9.0f %6s %9s | %6s %6s\n", fs, ci == 1 ? "default" : "fsx",
+					tools[ti], ran[k] / runs[k], fmt(rate(k) * q), fmt(crate(k) * q), fsxskip[fs],
+					done[f] * ranfrac[fs] / runs[f], fmt(fr), fmt(fc), ratio(rate(k) * q, fr), ratio(crate(k) * q, fc)
+			}
+		}
+	}
 	if (absent) print "fsx absent: the soak ran alone (FSX= a static fsx, or FSX_SRC= fstests' fsx.c)"
 	ncol = 0
 	for (j = 1; j <= nfs; j++) for (ti = 1; ti <= ntools; ti++) for (ci = 1; ci <= 2; ci++) {

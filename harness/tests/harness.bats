@@ -950,6 +950,24 @@ bench_line() {
 # a row of the table, blanks squeezed: row TABLE FS CHECKING TOOL
 row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 
+@test "bench table of the ops that ran: fsx's skipped ops (its counting run) and the soak's no-ops left out of both rates" {
+	k=$BATS_TEST_TMPDIR/ktap.log c=$BATS_TEST_TMPDIR/qemu-cpu.tsv
+	{ bench_line ext4 fsx fsx 1 20000 20.00 0
+	  bench_line ext4 soak fsx 1 20000 10.00 0
+	  echo '    # soak-stats name=ext4 ops=20000 secs=9.90 ops_per_sec=2020 read=9000 write=10000 clone=0'
+	  echo '    # bench fsx-ran fs=ext4 ops=20000 logged=20000 skipped=5000'; } > "$k"
+	printf '1\t0\n2\t2000\n3\t2000\n4\t2500\n' > "$c"
+	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	# fsx: 15000 of 20000 ran, in 20 s (20 cpu-s); the soak: 19000 in 10 s (5 cpu-s)
+	[ "$(row "$(sed -n '/^ops that ran/,$p' <<<"$output")" ext4 fsx soak)" = "ext4 fsx soak 19000 1900 3800 | 5000 of 20000 15000 750 750 | 2.53 5.07" ]
+	# no counting run: no such table
+	sed -i '/fsx-ran/d' "$k"
+	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	! grep -q '^ops that ran' <<<"$output" || false
+}
+
 @test "bench table: per fs, checking level and tool, ops/s over the rounds and per QEMU CPU second, the ratios to fsx; a failed run; fsx absent says so" {
 	k=$BATS_TEST_TMPDIR/ktap.log c=$BATS_TEST_TMPDIR/qemu-cpu.tsv
 	{ bench_line xfs fsx fsx 1 20000 10.00 0; bench_line xfs soak default 1 20000 40.00 0
