@@ -76,6 +76,7 @@ FILENAME ~ /cpu\.tsv$/ { T[$1] = $2; next }
 		r[cur, a[1]] += a[2]
 	}
 }
+function key(fs, ti, ci) { return fs SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx") }
 function rate(k) { return secs[k] > 0 ? done[k] / secs[k] : 0 }
 function crate(k) { return (k in runs) && (k in ncpu) && ncpu[k] == runs[k] && cpu[k] > 0 ? done[k] / cpu[k] : 0 }
 function fmt(x, r) { return x ? sprintf("%.0f", x) : "-" }
@@ -93,12 +94,11 @@ END {
 		f = fs SUBSEP "fsx" SUBSEP "fsx"
 		fr = rate(f); fc = crate(f)
 		for (ci = 1; ci <= 2; ci++) for (ti = 1; ti <= ntools; ti++) {
-			c = ci == 1 ? "default" : "fsx"
-			k = fs SUBSEP tools[ti] SUBSEP c
+			k = key(fs, ti, ci)
 			if (!(k in runs)) continue
 			st = (k in stopped) ? " (" tools[ti] " stopped)" : ""
 			if (f in stopped) st = st " (fsx stopped)"
-			printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s%s\n", fs, c, tools[ti], list[k],
+			printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s%s\n", fs, ci == 1 ? "default" : "fsx", tools[ti], list[k],
 				fmt(rate(k)), cpulist[k] == "" ? "-" : cpulist[k], fmt(crate(k)),
 				(f in runs) ? list[f] : "absent", fmt(fr), fmt(fc), ratio(rate(k), fr), ratio(crate(k), fc), st
 		}
@@ -114,7 +114,7 @@ END {
 			if (!(fs in ranfrac) || !(f in runs)) continue
 			fr = rate(f) * ranfrac[fs]; fc = crate(f) * ranfrac[fs]
 			for (ci = 1; ci <= 2; ci++) for (ti = 1; ti <= ntools; ti++) {
-				k = fs SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx")
+				k = key(fs, ti, ci)
 				if (!(k in runs) || nran[k] != runs[k] || !done[k]) continue
 				q = ran[k] / done[k]
 				printf "%-5s %-8s %-5s %9.0f %6s %9s | %15s %9.0f %6s %9s | %6s %6s\n", fs, ci == 1 ? "default" : "fsx",
@@ -126,7 +126,7 @@ END {
 	if (absent) print "fsx absent: the soak ran alone (FSX= a static fsx, or FSX_SRC= fstests' fsx.c)"
 	ncol = 0
 	for (j = 1; j <= nfs; j++) for (ti = 1; ti <= ntools; ti++) for (ci = 1; ci <= 2; ci++) {
-		k = fss[j] SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx")
+		k = key(fss[j], ti, ci)
 		if (!(k in runs)) continue
 		col[++ncol] = k
 		split(k, p, SUBSEP)
