@@ -253,6 +253,28 @@ build_variant() {
 	[[ "$output" != *"put back"* ]] && [ "$(cat "$w/a.c")" = a2 ] && [ "$(cat "$w/new.c")" = new ]
 }
 
+@test "build: the first switch of variants after a full build rebuilds nothing" {
+	k=$BATS_TEST_TMPDIR/linux
+	fake_tree "$k" a1 b1
+	out=$BATS_TEST_TMPDIR/out
+	switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null); }
+	run build_variant "$k"
+	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
+	switch
+	run "$H/build" "$VSRC" "$out"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"(1 of them only by inode and mtime: the same bytes): notes.txt"* ]]
+	[[ "$output" == *"make not run"* ]]
+	# and after a build dir was emptied (more files differ than SG_REBUILD_MAX)
+	switch
+	SG_REBUILD_MAX=0 run "$H/build" "$VSRC" "$out"
+	[ "$status" -eq 0 ] && [[ "$output" == *"starting clean"* ]] && [[ "$output" == *"built 2 objects"* ]]
+	switch
+	run "$H/build" "$VSRC" "$out"
+	[ "$status" -eq 0 ] && [[ "$output" == *"make not run"* ]]
+}
+
 @test "build: a file put back as a hard link to the tree, with the bytes last built, is not rebuilt, and the tree is not touched" {
 	k=$BATS_TEST_TMPDIR/linux
 	fake_tree "$k" a1 b1
