@@ -76,7 +76,9 @@ FILENAME ~ /cpu\.tsv$/ { T[$1] = $2; next }
 		r[cur, a[1]] += a[2]
 	}
 }
-function key(fs, ti, ci) { return fs SUBSEP tools[ti] SUBSEP (ci == 1 ? "default" : "fsx") }
+# the checking level of column ci: 1 the default, 2 fsx's
+function check(ci) { return ci == 1 ? "default" : "fsx" }
+function key(fs, ti, ci) { return fs SUBSEP tools[ti] SUBSEP check(ci) }
 function rate(k) { return secs[k] > 0 ? done[k] / secs[k] : 0 }
 function crate(k) { return (k in runs) && (k in ncpu) && ncpu[k] == runs[k] && cpu[k] > 0 ? done[k] / cpu[k] : 0 }
 function fmt(x, r) { return x ? sprintf("%.0f", x) : "-" }
@@ -98,7 +100,7 @@ END {
 			if (!(k in runs)) continue
 			st = (k in stopped) ? " (" tools[ti] " stopped)" : ""
 			if (f in stopped) st = st " (fsx stopped)"
-			printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s%s\n", fs, ci == 1 ? "default" : "fsx", tools[ti], list[k],
+			printf "%-5s %-8s %-5s %14s %6s %14s %9s | %14s %6s %9s | %6s %6s%s\n", fs, check(ci), tools[ti], list[k],
 				fmt(rate(k)), cpulist[k] == "" ? "-" : cpulist[k], fmt(crate(k)),
 				(f in runs) ? list[f] : "absent", fmt(fr), fmt(fc), ratio(rate(k), fr), ratio(crate(k), fc), st
 		}
@@ -117,7 +119,7 @@ END {
 				k = key(fs, ti, ci)
 				if (!(k in runs) || nran[k] != runs[k] || !done[k]) continue
 				q = ran[k] / done[k]
-				printf "%-5s %-8s %-5s %9.0f %6s %9s | %15s %9.0f %6s %9s | %6s %6s\n", fs, ci == 1 ? "default" : "fsx",
+				printf "%-5s %-8s %-5s %9.0f %6s %9s | %15s %9.0f %6s %9s | %6s %6s\n", fs, check(ci),
 					tools[ti], ran[k] / runs[k], fmt(rate(k) * q), fmt(crate(k) * q), fsxskip[fs],
 					done[f] * ranfrac[fs] / runs[f], fmt(fr), fmt(fc), ratio(rate(k) * q, fr), ratio(crate(k) * q, fc)
 			}

@@ -18,6 +18,8 @@ series_in_tree=no'
 }
 
 # build_variant KSRC: series (patched, no patches) then build, as validate does.
+# switch: the work copy to baseline and back to patched (new inodes, the same bytes); VSRC is it
+switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null); }
 build_variant() {
 	VSRC=$("$H/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {
 		cat "$BATS_TEST_TMPDIR/series.err"; return 1; }
@@ -153,11 +155,7 @@ build_variant() {
 	fake_tree "$k" a1 b1
 	out=$BATS_TEST_TMPDIR/out
 	# patched, baseline in between (the work copy is made again), patched
-	cycle() {
-		"$H/series" 9.6 baseline "$k" > /dev/null 2>&1
-		VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null)
-		"$H/build" "$VSRC" "$out" 2>&1
-	}
+	cycle() { switch; "$H/build" "$VSRC" "$out" 2>&1; }
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
 	rm "$out/.sg-sums"	# (a build dir from before .sg-sums)
@@ -257,7 +255,6 @@ build_variant() {
 	k=$BATS_TEST_TMPDIR/linux
 	fake_tree "$k" a1 b1
 	out=$BATS_TEST_TMPDIR/out
-	switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null); }
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
 	switch
