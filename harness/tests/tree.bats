@@ -18,14 +18,14 @@ series_in_tree=no'
 }
 
 # build_variant KSRC: series (patched, no patches) then build, as validate does.
-# switch: the work copy to baseline and back to patched (new inodes, the same bytes); VSRC is it
-switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null); }
 build_variant() {
 	VSRC=$("$H/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {
 		cat "$BATS_TEST_TMPDIR/series.err"; return 1; }
 	"$H/build" "$VSRC" "$BATS_TEST_TMPDIR/out" 2>&1
 	cat "$BATS_TEST_TMPDIR/out/arch/x86/boot/bzImage"
 }
+# switch: the work copy to baseline and back to patched (new inodes, the same bytes); prints its path
+switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patched "$k" 2>/dev/null; }
 
 @test "KSRC tarball: extracted once per digest into the cache, then reused" {
 	fake_tree "$BATS_TEST_TMPDIR/t/linux-4.19.48" a1 b1
@@ -155,7 +155,7 @@ build_variant() {
 	fake_tree "$k" a1 b1
 	out=$BATS_TEST_TMPDIR/out
 	# patched, baseline in between (the work copy is made again), patched
-	cycle() { switch; "$H/build" "$VSRC" "$out" 2>&1; }
+	cycle() { VSRC=$(switch); "$H/build" "$VSRC" "$out" 2>&1; }
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
 	rm "$out/.sg-sums"	# (a build dir from before .sg-sums)
@@ -257,17 +257,17 @@ build_variant() {
 	out=$BATS_TEST_TMPDIR/out
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
-	switch
+	VSRC=$(switch)
 	run "$H/build" "$VSRC" "$out"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"(1 of them only by inode and mtime: the same bytes): notes.txt"* ]]
 	[[ "$output" == *"make not run"* ]]
 	# and after a build dir was emptied (more files differ than SG_REBUILD_MAX)
-	switch
+	VSRC=$(switch)
 	SG_REBUILD_MAX=0 run "$H/build" "$VSRC" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"starting clean"* ]] && [[ "$output" == *"built 2 objects"* ]]
-	switch
+	VSRC=$(switch)
 	run "$H/build" "$VSRC" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"make not run"* ]]
 }
