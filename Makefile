@@ -16,7 +16,7 @@
 #   make minimise RUN=reports/6.1/<run> FS=xfs  shorten a failing soak's op log in the guest
 #       (or LOG=<op log> branch=6.1; KERNEL=bzImage to boot, CHECK_ON="bzImage..." to replay it on)
 #   make branches                   list the known branches
-# Kernel trees, builds, images: $(STABLEGATE_CACHE) (default ~/.cache/stablegate).
+# Kernel trees, builds, images: $(STABLEGATE_CACHE) (default /var/cache/stablegate).
 
 SHELL := /bin/sh
 # The checkout, for harness/lib.sh when a recipe sources it.
@@ -38,6 +38,9 @@ help:	# the comment block above
 setup:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(PACKAGES)
+	@# the unprivileged user that patches and builds (harness/lib.sh sg_as_builder)
+	id -u stablegate >/dev/null 2>&1 || useradd --system --user-group --no-create-home \
+		--home-dir /nonexistent --shell /usr/sbin/nologin stablegate
 
 validate:
 	@harness/validate "$(branch)"

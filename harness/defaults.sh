@@ -7,7 +7,9 @@
 # shellcheck shell=sh
 
 # -- the host (harness/tree, lib.sh) --
-: "${STABLEGATE_CACHE:=${HOME:-/root}/.cache/stablegate}"  # trees, builds, images, ccache
+: "${STABLEGATE_CACHE:=/var/cache/stablegate}"  # trees, builds, images, ccache, kept kernels
+: "${SG_BUILD_USER:=stablegate}"  # run as root: the user that patches and builds (make setup adds it)
+: "${SG_KEEP_KERNELS_MB:=2048}"  # the booted bzImages kept in $STABLEGATE_CACHE/kernels, MiB
 : "${STABLEGATE_APT_REFRESH:=0}"  # 1: refresh the private apt lists now (else once a day)
 # STABLEGATE_MIRROR_<archive>=URL: that archive's mirror (default: the host's apt sources)
 : "${SG_PROGRESS_SECS:=30}"  # a progress line of a long stage every N s

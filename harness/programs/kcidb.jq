@@ -53,7 +53,9 @@ def pathpart: gsub("[^.a-zA-Z0-9_-]"; "_");
        comment: (if $ok then null else
          ([$r.stage_errors[]? | select(startswith("config \($v):") or startswith("build \($v):"))][0]
           // "the \(if stage("config"; $v) != "ok" then "config" else "build" end) stage \(stage("build"; $v) // stage("config"; $v))") end),
-       misc: {variant: $v, kernel_version: $r.tree.kernel_version} | clean}
+       misc: {variant: $v, kernel_version: $r.tree.kernel_version,
+              bzimage_sha256: ([$r.kernels[]? | select(.variant == $v) | .sha256][0] // null),
+              bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null)} | clean}
       | clean],
   tests: [$present[] | .v as $v | .x as $x | select(stage("build"; $v) == "ok")
     | "\($base):\($v)" as $build

@@ -125,6 +125,15 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
      tries: num("TRIES"), seconds: num("SECONDS"), stopped_early: (.STOPPED_EARLY == "1"),
      one_minimal: (.ONE_MINIMAL == "1"), reruns: (.RERUNS // null), class: (.CLASS // null),
      kernel_version: (.KERNEL_VERSION // null), bound: num("BOUND")}],
+  # every kernel the run booted, by the sha256 of its bzImage (kept in
+  # $STABLEGATE_CACHE/kernels/<sha256>.bzImage: harness/kernel)
+  kernels: ([[$baseline, $patched][], ($steps | sort_by(.name | ltrimstr("prefix-") | tonumber))[]
+             | select(.present and (.skipped | not)) | select(.boot.KERNEL_SHA256)
+             | {variant: .name, sha256: .boot.KERNEL_SHA256, built: (.boot.KERNEL_BUILT // null),
+                banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null)}]
+           + [$minimised[] | select((.KERNEL_SHA256 // "") != "")
+              | {variant: "\(.variant) (minimiser, \(.FS))", sha256: .KERNEL_SHA256,
+                 built: (.KERNEL_BUILT // null), banner: null, boot: null}]),
   verdict: $verdict,
   policy: "STABLE-POLICY.md"
 }
