@@ -74,7 +74,7 @@ setup_file() {
 	# every suite's monitor saw its end
 	grep -qx "MONITORS=$(sed -n 's/^SUITES=//p' "$d/env" | tr , '\n' | grep -c .)" "$l/patched/lava.env"
 	grep -q 'Linux version 6\.1\.' "$l/patched/console.log"
-	rm -rf "${STABLEGATE_CACHE:-$HOME/.cache/stablegate}/lava/6.1/$(basename "$d")"	# the jobs' images
+	rm -rf "${STABLEGATE_CACHE:-/var/cache/stablegate}/lava/6.1/$(basename "$d")"	# the jobs' images
 	echo "# direct: $(grep -c . "$d/patched/results.tsv") cases, LAVA: $(grep -c . "$l/patched/results.tsv"); jobs $(du -cb "$l"/*.yaml | tail -n 1 | cut -f1) bytes" >&3
 }
 

@@ -12,7 +12,7 @@ load helpers
 
 setup_file() {
 	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	CACHE=${STABLEGATE_CACHE:-${HOME:-/root}/.cache/stablegate}
+	CACHE=${STABLEGATE_CACHE:-/var/cache/stablegate}
 	export KERNEL=${FAULTS_KERNEL:-$CACHE/build/6.1-patched/arch/x86/boot/bzImage}
 	export GUEST=$BATS_FILE_TMPDIR/guest
 	mkdir -p "$GUEST"

@@ -129,7 +129,7 @@ series_in_tree=yes'
 
 @test "config: a symbol Kconfig drops is named; one the tree lacks is a warning" {
 	[ -d "$STABLEGATE_CACHE" ] || true
-	src=$(ls -d "${SG_TEST_CACHE:-$HOME/.cache/stablegate}"/src/linux-source-6.1_* 2>/dev/null | head -n 1)
+	src=$(ls -d "${SG_TEST_CACHE:-/var/cache/stablegate}"/src/linux-source-6.1_* 2>/dev/null | head -n 1)
 	[ -n "$src" ] || skip "no 6.1 tree in the cache yet (the e2e test fetches it)"
 	# EXT4_FS_SECURITY needs EXT4_FS, which tinyconfig leaves off
 	printf 'CONFIG_EXT4_FS_SECURITY=y\nCONFIG_NO_SUCH_SYMBOL_SG=y\n' > "$BATS_TEST_TMPDIR/bad.config"
