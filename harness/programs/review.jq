@@ -97,7 +97,7 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
   ("series: \(if .series.candidate then "candidate \(.series.candidate), " else "" end)\(.series.patches | length | plural("patch")), hash \(.series.hash)" | item),
   ("baseline: \(.series.baseline)" | item) end),
 ("run: \(.run_id), seed \(.seed), QEMU \(.accelerator // "-")" | item),
-((.kernels // [])[] | ("kernel \(.variant): bzImage sha256 \(.sha256[:16]), \(.built // "-" | sub(" SMP.*"; ""))" | item)),
+((.kernels // [])[] | ("kernel \(.variant): bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")" | item)),
 (if .failed_mail then ("does not apply: \(.failed_mail) in the run dir holds the reject in the stable bot's form" | item) else empty end),
 (if ref then empty else
   "",

@@ -120,6 +120,6 @@ row(.variants.baseline), row(.variants.patched),
 (if n(.dependencies) > 0 then "Dependencies: " + ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")) + (if n(.comparison.missing_deps) > 0 then " — missing: " + (.comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) else empty end),
 (.run_id as $run | .branch as $b | (.minimised // [])[] | "Minimised: " + minimised_line + (if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)),
 (if .findings_on_record.count > 0 then "Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" else empty end),
-((.kernels // [])[] | "Kernel \(.variant): bzImage sha256 \(.sha256[:16]), \(.built // "-" | sub(" SMP.*"; ""))"),
+((.kernels // [])[] | "Kernel \(.variant): bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")"),
 "Run: reports/\(.branch)/\(.run_id)/result.json",
 "```"

@@ -37,8 +37,16 @@ setup_file() {
 	x=$ROOT/reports/6.1/latest/junit.xml
 	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
 	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '[.variants[] | .tests | length + 1] | add' "$j")" ]
-	# every failing soak's op log was minimised on its kernel, or said why not
 	d=$ROOT/reports/6.1/latest
+	# each kernel booted: named by the sha256 of the copy kept and booted, and
+	# the guest's banner has the build number of that bzImage's header
+	jq -e '[.kernels[].variant] == ["baseline", "patched"] and all(.kernels[]; .boot == "ok")' "$j"
+	for v in baseline patched; do
+		k=$(sed -n 's/^KERNEL=//p' "$d/$v/boot.env")
+		[ "$(sha256sum < "$k" | cut -c1-64)" = "$(jq -r --arg v "$v" '.kernels[] | select(.variant == $v) | .sha256' "$j")" ]
+		jq -e --arg v "$v" '.kernels[] | select(.variant == $v) | (.built | capture("(?<n> #[0-9]+ )").n) as $n | .banner | contains($n)' "$j"
+	done
+	# every failing soak's op log was minimised on its kernel, or said why not
 	[ "$(jq '.minimised | length' "$j")" -eq "$(ls "$d"/*/oplog-*.txt 2>/dev/null | wc -l)" ]
 	jq -r '.minimised[] | "\(.variant) \(.fs) \(.status) \(.ops_before) -> \(.ops) in \(.tries) tries"' "$j"
 	jq -e '.minimised | all(.status != "no-result")' "$j"

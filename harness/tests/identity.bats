@@ -127,7 +127,29 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	p=$(echo patched | sha256sum | cut -c1-64) b=$(echo baseline | sha256sum | cut -c1-64)
 	[ "$(jq -r '.kernels | map(.variant + " " + .sha256) | join(",")' "$d/result.json")" = "baseline $b,patched $p" ]
 	grep -q "| patched | \`$p\` | 6.1.1 (stablegate@stablegate) #3 SMP | ok |" "$d/summary.md"
-	grep -q "^Kernel patched: bzImage sha256 ${p:0:16}, 6.1.1 (stablegate@stablegate) #3$" "$d/summary.md"
-	grep -q "kernel patched: bzImage sha256 ${p:0:16}" "$d/review.txt"
+	grep -q "^Kernel patched: bzImage sha256 ${p:0:16}, build #3$" "$d/summary.md"
+	grep -q "^\* kernel patched: bzImage sha256 ${p:0:16}, build #3$" "$d/review.txt"
 	[ "$(jq -r '.builds[] | select(.misc.variant == "patched") | .misc.bzimage_sha256' "$d/kcidb.json")" = "$p" ]
+}
+
+@test "identity 0: a guest whose banner is not the bzImage's build is wrong-kernel, INCONCLUSIVE" {
+	k=${STABLEGATE_CACHE_REAL:-/var/cache/stablegate}/build/6.1-patched/arch/x86/boot/bzImage
+	[ -f "$k" ] || skip "no 6.1 kernel at $k (e2e.bats builds it)"
+	G=$BATS_TEST_TMPDIR/g && mkdir -p "$G"
+	SUITES=smoke "$H/image" initramfs "$G/initramfs.cpio" 2>/dev/null
+	"$H/image" disks "$G/disks" 2>/dev/null
+	# the same kernel, its boot header claiming another build number (as many
+	# digits): the guest still runs the payload's, so banner and header disagree
+	cp "$k" "$G/bzImage"
+	v=$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib.sh"; sg_bzimage_version "$1"' - "$G/bzImage")
+	o=$(( $(od -An -tu2 -j 526 -N 2 "$G/bzImage" | tr -d ' ') + 512 ))
+	n=$(echo "$v" | grep -o ' #[0-9]* ' | tr -d ' #') pre=${v%% #*}
+	m=$(echo "$n" | tr 0-9 9); [ "$m" != "$n" ] || m=$(echo "$n" | tr 0-9 8)
+	printf '%s' "$m" | dd of="$G/bzImage" bs=1 seek=$((o + ${#pre} + 2)) conv=notrunc 2>/dev/null
+	[ "$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib.sh"; sg_bzimage_version "$1"' - "$G/bzImage")" = "$pre #$m ${v#* #"$n" }" ]
+	run "$H/boot" "$G/bzImage" "$G/initramfs.cpio" "$G/disks" "$G" sg.suites=smoke
+	[ "$status" -eq 1 ]
+	grep -qx 'BOOT_STATUS=wrong-kernel' "$G/boot.env"
+	"$H/scan" "$G" 2>/dev/null
+	grep -q "^wrong-kernel	the guest ran \"Linux version .* #$n .*\", not the kernel booted (\".* #$m " "$G/failures.tsv"
 }
