@@ -107,13 +107,31 @@ sg_check_branch() {
 	sg_check_series "$1"
 }
 
-# sg_check_series DIR: every entry of DIR/series (if any) is a file in DIR.
+# sg_check_series DIR: every entry of DIR/series (if any) names a patch file
+# in DIR (sg_file_in). The entries are data: checked with test, never run.
 sg_check_series() {
 	[ -f "$1/series" ] || return 0
-	_bad=$(awk -v d="$1" '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") }
-		$0 != "" && system("test -f \"" d "/" $0 "\"") != 0 {
-			print FILENAME ":" FNR ": no such patch \"" $0 "\""; exit }' "$1/series")
-	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
+	while IFS='	' read -r _n _e; do
+		[ -z "$_n" ] || sg_file_in "$1" "$_e" || sg_die $SG_EXIT_USAGE "$1/series:$_n: no such patch \"$_e\""
+	done <<EOF
+$(sg_series_entries "$1")
+EOF
+}
+
+# sg_series_entries DIR: "LINE<TAB>ENTRY" for each entry of DIR/series
+# (comments, trailing blanks and empty lines dropped).
+sg_series_entries() {
+	awk '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") } $0 != "" { print FNR "\t" $0 }' "$1/series"
+}
+
+# sg_file_in DIR PATH: PATH (from mail: a series entry, a probe's file) names
+# a file in DIR: relative, without a ".." component, and no symlink on the
+# way leads out of DIR.
+sg_file_in() {
+	case /$2/ in //*|*/../*) return 1 ;; esac
+	[ -f "$1/$2" ] || return 1
+	case $(realpath -e -- "$1/$2") in "$(realpath -e -- "$1")"/*) return 0 ;; esac
+	return 1
 }
 
 # sg_load_branch NAME: check the branch's data and source its branch.conf into
@@ -168,7 +186,7 @@ sg_candidate() {
 sg_series_patches() {
 	_d=$SG_SERIES_DIR
 	if [ -f "$_d/series" ]; then
-		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$_d/|" "$_d/series"
+		sg_series_entries "$_d" | while IFS='	' read -r _n _e; do printf '%s/%s\n' "$_d" "$_e"; done
 	elif [ "$_d" != "$BRANCH_DIR" ]; then
 		for _p in "$_d"/*.patch; do [ ! -f "$_p" ] || echo "$_p"; done
 	fi
