@@ -96,17 +96,6 @@ sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 	return 1
 }
 
-# sg_check_branch DIR: the branch's data is well formed, or exit 2 naming the
-# file and line: branch.conf holds only known KEY=VALUE lines (README.md,
-# "Branches are data") and parses as shell; every series entry is a file.
-sg_check_branch() {
-	_f=$1/branch.conf
-	_bad=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$_f")
-	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
-	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
-	sg_check_series "$1"
-}
-
 # sg_check_series DIR: every entry of DIR/series (if any) names a patch file
 # in DIR (sg_file_in). The entries are data: checked with test, never run.
 sg_check_series() {
@@ -134,18 +123,24 @@ sg_file_in() {
 	return 1
 }
 
-# sg_load_branch NAME: check the branch's data and source its branch.conf into
+# sg_load_branch NAME: check the branch's data and read its branch.conf into
 # the environment (BRANCH_DIR, name, tree, package, suite, archive, ...), or
-# exit 2 with the list of branches.
+# exit 2 with the list of branches, or naming the file and line of bad data:
+# branch.conf is read as data (harness/programs/branch-conf.awk), and every
+# series entry is a file.
 sg_load_branch() {
 	[ -n "$1" ] || sg_die $SG_EXIT_USAGE "no branch given; known branches: $(sg_branches | tr '\n' ' ')"
 	BRANCH_DIR=$(sg_branch_dir "$1") ||
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
-	sg_check_branch "$BRANCH_DIR"
-	# its keys (sg_check_branch knows them), none left from the environment
+	_conf=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$BRANCH_DIR/branch.conf") || sg_die $SG_EXIT_USAGE "$_conf"
+	# its keys (branch-conf.awk has the list), none left from the environment
 	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4= reference=
-	# shellcheck source=/dev/null
-	. "$BRANCH_DIR/branch.conf"
+	while IFS= read -r _kv; do
+		eval "${_kv%%=*}=\${_kv#*=}"	# a known key; its value assigned, never evaluated
+	done <<EOF
+$_conf
+EOF
+	sg_check_series "$BRANCH_DIR"
 	SG_SERIES_DIR=$BRANCH_DIR
 	[ -z "${SERIES:-}" ] || sg_candidate "$SERIES"
 	export BRANCH_DIR SG_SERIES_DIR

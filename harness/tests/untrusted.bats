@@ -13,7 +13,6 @@ setup() {
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
 	fake_branch 9.6	# $R, $K: a one-patch series (b.c: b1 -> b2) on a fake tree
 	H=$R/harness
-	w=$STABLEGATE_CACHE/work/9.6	# the work copy harness/series makes
 	c=$BATS_TEST_TMPDIR/cand	# a candidate directory (SERIES=)
 	mkdir -p "$c"
 }
@@ -47,4 +46,22 @@ listing() {
 	printf '# comment\nsub/0001-x.patch  \n' > "$c/series"
 	SERIES=$c run "$H/series" 9.6 patched "$K"
 	[ "$status" -eq 0 ]
+}
+
+@test "untrusted 3: branch.conf values are data: \$(cmd), \`cmd\` and ; cmd never run; a value its key does not take is named by file and line" {
+	p=$BATS_TEST_TMPDIR/pwned
+	for line in "package=\$(touch $p)" "mkfs_xfs=x; touch $p" "apt_sources=\"debian:\`touch $p\`\"" \
+		"version='1.0'\$(touch $p)" "keyring=/k \$(touch $p)"; do
+		printf 'name=9.7\ntree=ksrc\n%s\n' "$line" > "$R/backports/9.6/branch.conf"
+		run "$H/deps" --check 9.7
+		echo "$output"
+		[ ! -e "$p" ]
+		[ "$status" -eq 2 ]
+		[[ "$output" == "stablegate: deps: error: $R/backports/9.6/branch.conf:3: "* ]]
+	done
+	# quotes around a value are stripped, and what is inside is kept as it is
+	printf 'name=9.7\ntree=ksrc\nmkfs_xfs="-m reflink=1,bigtime=0"\nmkfs_ext4='"'"'-O ^has_journal'"'"'\n' > "$R/backports/9.6/branch.conf"
+	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_load_branch 9.7 && printf "%s|%s|%s\n" "$name" "$mkfs_xfs" "$mkfs_ext4"'
+	[ "$status" -eq 0 ]
+	[ "$output" = "9.7|-m reflink=1,bigtime=0|-O ^has_journal" ]
 }
