@@ -65,3 +65,22 @@ listing() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "9.7|-m reflink=1,bigtime=0|-O ^has_journal" ]
 }
+
+@test "untrusted 5: a deps.tsv probe never reads outside the tree: absolute and .. files are malformed (exit 2), a symlink out of the tree never matches" {
+	echo 'root:secret' > "$BATS_TEST_TMPDIR/shadow"
+	cp "$R/backports/9.6/0001-x.patch" "$c/"
+	out=$BATS_TEST_TMPDIR/deps.tsv
+	for probe in '../shadow:^root:' "$BATS_TEST_TMPDIR/shadow:^root:" '!fs/../../shadow:^x' '2*../shadow:.'; do
+		printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n111111111111\ts\tpresent\t-\t%s\tw\n' "$probe" > "$c/deps.tsv"
+		SERIES=$c run "$H/deps" 9.6 "$K" "$out"
+		echo "$output"
+		[ "$status" -eq 2 ]
+		[ "$output" = "stablegate: deps: error: $c/deps.tsv:2: probe term \"$probe\": its file is outside the tree" ]
+	done
+	# a symlink in the tree that leads out of it
+	ln -s "$BATS_TEST_TMPDIR" "$K/evil"
+	printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n111111111111\ts\tpresent\t-\tevil/shadow:^root:\tw\n' > "$c/deps.tsv"
+	SERIES=$c run "$H/deps" 9.6 "$K" "$out"
+	[ "$status" -eq 0 ]
+	grep -q '^111111111111	nomatch	evil/shadow:^root:$' "$out"
+}
