@@ -187,6 +187,17 @@ sg_series_patches() {
 	fi
 }
 
+# sg_xargs CMD...: CMD with the lines of stdin (paths) as its arguments, in
+# one call (xargs may split them into several: the awk programs need all).
+sg_xargs() (
+	_args=$(cat)
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086 # one argument per line
+	exec "$@" $_args
+)
+
 # sg_series_hash: a short hash over the series order and patch contents.
 sg_series_hash() {
 	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |

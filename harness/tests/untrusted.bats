@@ -13,12 +13,9 @@ setup() {
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
 	fake_branch 9.6	# $R, $K: a one-patch series (b.c: b1 -> b2) on a fake tree
 	H=$R/harness
+	w=$STABLEGATE_CACHE/work/9.6	# the work copy harness/series makes
 	c=$BATS_TEST_TMPDIR/cand	# a candidate directory (SERIES=)
 	mkdir -p "$c"
-}
-
-teardown() {
-	if mountpoint -q "$STABLEGATE_CACHE"; then umount "$STABLEGATE_CACHE"; fi
 }
 
 # listing DIR: every path of DIR (work copy records left out) with its type,
@@ -26,6 +23,69 @@ teardown() {
 listing() {
 	(cd "$1" && find . ! -name '.sg-*' ! -name . -printf '%P %y %m\n' | LC_ALL=C sort |
 		while read -r p t m; do echo "$p $t $m $([ "$t" != f ] || sha256sum < "$p" | cut -c1-16)"; done)
+}
+
+@test "untrusted 1: a hunk body line that looks like +++ ../../victim never deletes a host file" {
+	echo keep > "$BATS_TEST_TMPDIR/victim.c"
+	# an added line "++ x/../../../victim.c" (from the work copy, ../../.. is $BATS_TEST_TMPDIR)
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1,2 @@\n-b1\n+b2\n+++ x/../../../victim.c\n' > "$R/backports/9.6/0001-x.patch"
+	run "$H/series" 9.6 patched "$K"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$w/b.c")" = "$(printf 'b2\n++ x/../../../victim.c')" ]	# the line is data
+	for v in baseline patched baseline; do
+		run "$H/series" 9.6 $v "$K"
+		[ "$status" -eq 0 ]
+		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ]
+	done
+	[ "$(cat "$w/b.c")" = b1 ]
+}
+
+@test "untrusted 1: a file header naming a path outside the tree is refused, naming the patch and the path; nothing is acted on" {
+	echo keep > "$BATS_TEST_TMPDIR/victim.c"
+	for hdr in '--- a/../../../victim.c\n+++ b/../../../victim.c\n@@ -1 +1 @@\n-keep\n+owned\n' \
+		"--- /dev/null\n+++ $BATS_TEST_TMPDIR/victim.c\n@@ -0,0 +1 @@\n+owned\n" \
+		'diff --git a/b.c b/b.c\nsimilarity index 100%\nrename from b.c\nrename to ../../../victim.c\n'; do
+		printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n%b' "$hdr" > "$R/backports/9.6/0001-x.patch"
+		run "$H/series" 9.6 patched "$K"
+		echo "$output"
+		[ "$status" -eq 1 ]
+		[ "$(echo "$output" | grep -c .)" = 1 ]
+		[[ "$output" == "stablegate: series: error: 0001-x.patch:"[0-9]*": refused: "*"victim.c is outside the tree"* ]]
+		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ] && [ "$(cat "$K/a.c")" = a1 ]
+		run "$H/series" 9.6 baseline "$K"
+		[ "$status" -eq 0 ] && [ "$(cat "$w/a.c")" = a1 ]
+	done
+}
+
+@test "untrusted 1: a patch that makes fs/x a symlink out of the tree, then touches fs/x/passwd, is refused; the host file survives" {
+	mkdir -p "$BATS_TEST_TMPDIR/etc"
+	echo root > "$BATS_TEST_TMPDIR/etc/passwd"
+	printf -- 'diff --git a/fs/x b/fs/x\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/fs/x\n@@ -0,0 +1 @@\n+%s\n\\ No newline at end of file\n' \
+		"$BATS_TEST_TMPDIR/etc" > "$R/backports/9.6/0001-x.patch"
+	printf -- 'diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -1 +1,2 @@\n-b1\n+b2\n+++ b/fs/./x/passwd\n' >> "$R/backports/9.6/0001-x.patch"
+	run "$H/series" 9.6 patched "$K"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == "stablegate: series: error: 0001-x.patch:2: refused: fs/x: file mode 120000 (a symlink)"* ]]
+	run "$H/series" 9.6 baseline "$K"
+	[ "$(cat "$BATS_TEST_TMPDIR/etc/passwd")" = root ]
+	[ ! -L "$w/fs/x" ]
+}
+
+@test "untrusted 1: a switch puts back the paths the current series changed, not every path of every earlier series" {
+	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$c/0001-a.patch"
+	run "$H/series" 9.6 patched "$K"	# the branch's series: b.c
+	[ "$status" -eq 0 ] && [ "$(cat "$w/b.c")" = b2 ]
+	SERIES=$c run "$H/series" 9.6 patched "$K"	# the candidate: b.c back, a.c
+	[[ "$output" == *": 1 files put back to the tree's"* ]]
+	[ "$(cat "$w/b.c")" = b1 ] && [ "$(cat "$w/a.c")" = a2 ]
+	SERIES=$c run "$H/series" 9.6 baseline "$K"
+	[[ "$output" == *": 1 files put back to the tree's"* ]]
+	[ "$(cat "$w/a.c")" = a1 ]
+	run "$H/series" 9.6 patched "$K"	# from the baseline: nothing differs
+	echo "$output"
+	[[ "$output" == *": 0 files put back to the tree's"* ]]
+	[ "$(listing "$w" | grep -v '^b.c ')" = "$(listing "$K" | grep -v '^b.c ')" ]
 }
 
 @test "untrusted 2: a series file's lines are data: \$(cmd) never runs; an entry outside the directory is refused" {
@@ -83,4 +143,42 @@ listing() {
 	SERIES=$c run "$H/deps" 9.6 "$K" "$out"
 	[ "$status" -eq 0 ]
 	grep -q '^111111111111	nomatch	evil/shadow:^root:$' "$out"
+}
+
+@test "untrusted 10: every git patch form round-trips: renames, copies, mode changes, deletions and new dirs come back to the tree's paths, contents and modes" {
+	g=$BATS_TEST_TMPDIR/git
+	cp -a "$K" "$g"
+	commit() { git -C "$g" add -A && git -C "$g" -c user.name=t -c user.email=t@example.org commit -qm "$1"; }
+	git -C "$g" init -q && commit base
+	mkdir -p "$g/docs" && git -C "$g" mv notes.txt docs/notes.md
+	commit rename
+	chmod +x "$g/b.c" && commit mode
+	cp "$g/inc.h" "$g/inc2.h" && commit copy
+	git -C "$g" rm -q scripts/kconfig/merge_config.sh && commit delete	# its dirs go with it
+	mkdir -p "$g/new/dir" && echo new > "$g/new/dir/x.c" && echo a2 > "$g/a.c" && commit new
+	rm "$R/backports/9.6/"*.patch
+	git -C "$g" format-patch -q -C -C -M -o "$R/backports/9.6" HEAD~5
+	(cd "$R/backports/9.6" && ls 0*.patch) > "$R/backports/9.6/series"
+	run "$H/series" 9.6 patched "$K"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(listing "$w")" = "$(listing "$g" | grep -v '^\.git')" ]
+	for v in baseline patched baseline; do
+		run "$H/series" 9.6 $v "$K"
+		[ "$status" -eq 0 ]
+	done
+	diff <(listing "$K") <(listing "$w")
+}
+
+@test "untrusted 13: a symlink-only git patch is one named error, and the run is INCONCLUSIVE naming it" {
+	printf -- 'diff --git a/l b/l\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+a.c\n\\ No newline at end of file\n' > "$c/0001-link.patch"
+	SERIES=$c run "$H/series" 9.6 patched "$K"
+	[ "$status" -eq 1 ]
+	err='stablegate: series: error: 0001-link.patch:2: refused: l: file mode 120000 (a symlink): only regular files are patched'
+	[ "$output" = "$err" ]
+	KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.6
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.6/latest
+	[ "$(cat "$d/stage-errors.txt")" = "series patched: $err" ]
+	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
 }
