@@ -18,6 +18,10 @@ setup() {
 	mkdir -p "$c"
 }
 
+teardown() {
+	if mountpoint -q "$STABLEGATE_CACHE"; then umount "$STABLEGATE_CACHE"; fi
+}
+
 # listing DIR: every path of DIR (work copy records left out) with its type,
 # mode and, for a file, its content's sum
 listing() {
@@ -168,6 +172,20 @@ listing() {
 		[ "$status" -eq 0 ]
 	done
 	diff <(listing "$K") <(listing "$w")
+}
+
+@test "untrusted 12: a KSRC on another filesystem than the cache is copied, not linked, and a switch still puts the tree's files back" {
+	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs as the cache"
+	mkdir -p "$STABLEGATE_CACHE"
+	mount -t tmpfs -o size=64m sg-cache-test "$STABLEGATE_CACHE"
+	run "$H/series" 9.6 patched "$K"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"copied, not hard-linked"*"Invalid cross-device link"* ]]
+	[ "$(cat "$w/b.c")" = b2 ]
+	run "$H/series" 9.6 baseline "$K"
+	[ "$status" -eq 0 ]
+	[ "$(listing "$w")" = "$(listing "$K")" ]
 }
 
 @test "untrusted 13: a symlink-only git patch is one named error, and the run is INCONCLUSIVE naming it" {
