@@ -171,6 +171,13 @@ sg_candidate() {
 	else
 		sg_die $SG_EXIT_USAGE "SERIES=$1: no such directory or mbox"
 	fi
+	# the patch list is one path per line (spaces are fine)
+	_nl='
+'
+	case $SG_SERIES_DIR in *"$_nl"*) sg_die $SG_EXIT_USAGE "SERIES: a directory path with a newline in it" ;; esac
+	[ -f "$SG_SERIES_DIR/series" ] || for _p in "$SG_SERIES_DIR"/*.patch; do
+		case $_p in *"$_nl"*) sg_die $SG_EXIT_USAGE "SERIES=$1: a patch name with a newline in it" ;; esac
+	done
 	sg_check_series "$SG_SERIES_DIR"
 	[ -n "$(sg_series_patches)" ] || sg_die $SG_EXIT_USAGE "SERIES=$1: no patches in it"
 	series_in_tree=no
@@ -200,7 +207,7 @@ sg_xargs() (
 
 # sg_series_hash: a short hash over the series order and patch contents.
 sg_series_hash() {
-	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | sg_xargs cat; } |
 		sha256sum | cut -c1-12
 }
 
@@ -224,8 +231,7 @@ sg_deps_rows() {
 	[ -f "$_t" ] || _t=/dev/null
 	_b=$BRANCH_DIR/deps.tsv
 	[ -f "$_b" ] || _b=/dev/null
-	# shellcheck disable=SC2046 # one word per patch path (sg_candidate: never empty)
-	awk -F'\t' -f "$SG_PROGRAMS/candidate-deps.awk" "$_t" "$_b" $(sg_series_patches)
+	sg_series_patches | sg_xargs awk -F'\t' -f "$SG_PROGRAMS/candidate-deps.awk" "$_t" "$_b"
 }
 
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).

@@ -188,6 +188,36 @@ listing() {
 	[ "$(listing "$w")" = "$(listing "$K")" ]
 }
 
+@test "untrusted 13: a space in the SERIES path and in patch names: the candidate is validated and its reject named, with the stable bot's mail" {
+	cs="$BATS_TEST_TMPDIR/my cand"
+	mkdir -p "$cs"
+	printf -- 'Subject: [PATCH] a: fix\n\ncommit 1111111111111111111111111111111111111111 upstream.\n\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$cs/0001-a fix.patch"
+	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b3\n' > "$cs/0002-b fix.patch"
+	KSRC=$K SERIES=$cs VARIANTS=patched run "$R/harness/validate" 9.6
+	echo "$output"
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.6/latest
+	grep -q '^series patched: stablegate: series: error: apply reject: 0002-b fix.patch does not apply to b.c (Hunk #1 FAILED at 1)$' "$d/stage-errors.txt"
+	grep -q 'stablegate applied it with patch -p1 -F0 (no fuzz): 0002-b fix.patch$' "$d/FAILED.txt"
+	jq -e '.verdict == "INCONCLUSIVE" and .series.patches == ["0001-a fix.patch", "0002-b fix.patch"]' "$d/result.json"
+	[ "$(grep -c . "$d/stage-errors.txt")" = 1 ]
+	# each patch is read whole: the commit it names is a dependency, its bytes are in the series' hash
+	rm "$cs/0002-b fix.patch"
+	SERIES=$cs run "$H/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/deps.tsv")" = "$(printf '111111111111\tunprobed\t')" ]
+	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	[ "$status" -eq 0 ] && [ "$(cat "$w/a.c")" = a2 ]
+	sed -i 's/^+a2$/+a3/' "$cs/0001-a fix.patch"
+	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	[ "$status" -eq 0 ] && [[ "$output" != *reusing* ]] && [ "$(cat "$w/a.c")" = a3 ]
+	# a newline in a patch name: one line naming the candidate, exit 2
+	touch "$cs/$(printf '0002-b\nfix.patch')"
+	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	[ "$status" -eq 2 ]
+	[ "$output" = "stablegate: series: error: SERIES=$cs: a patch name with a newline in it" ]
+}
+
 @test "untrusted 13: a symlink-only git patch is one named error, and the run is INCONCLUSIVE naming it" {
 	printf -- 'diff --git a/l b/l\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+a.c\n\\ No newline at end of file\n' > "$c/0001-link.patch"
 	SERIES=$c run "$H/series" 9.6 patched "$K"
@@ -198,5 +228,21 @@ listing() {
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.6/latest
 	[ "$(cat "$d/stage-errors.txt")" = "series patched: $err" ]
+	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
+}
+
+@test "untrusted 13: a fatal candidate-deps.awk error is a named deps error, not '0 of 0 probes match', and the run is INCONCLUSIVE naming it" {
+	cp "$R/backports/9.6/0001-x.patch" "$c/"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\ncase "$*" in *candidate-deps.awk*) echo "awk: fatal: injected" >&2; exit 2 ;; esac\nexec /usr/bin/awk "$@"\n' > "$BATS_TEST_TMPDIR/bin/awk"
+	chmod +x "$BATS_TEST_TMPDIR/bin/awk"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH SERIES=$c run "$H/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[ "$output" = "stablegate: deps: error: the candidate's dependency rows (harness/programs/candidate-deps.awk): awk: fatal: injected" ]
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.6
+	[ "$status" -eq 1 ]
+	d=$R/reports/9.6/latest
+	[ "$(cat "$d/stage-errors.txt")" = "deps patched: stablegate: deps: error: the candidate's dependency rows (harness/programs/candidate-deps.awk): awk: fatal: injected" ]
 	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
 }
