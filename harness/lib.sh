@@ -153,38 +153,51 @@ sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 	return 1
 }
 
-# sg_check_branch DIR: the branch's data is well formed, or exit 2 naming the
-# file and line: branch.conf holds only known KEY=VALUE lines (README.md,
-# "Branches are data") and parses as shell; every series entry is a file.
-sg_check_branch() {
-	_f=$1/branch.conf
-	_bad=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$_f")
-	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
-	_err=$(sh -n "$_f" 2>&1) || sg_die $SG_EXIT_USAGE "$_f: does not parse: $_err"
-	sg_check_series "$1"
-}
-
-# sg_check_series DIR: every entry of DIR/series (if any) is a file in DIR.
+# sg_check_series DIR: every entry of DIR/series (if any) names a patch file
+# in DIR (sg_file_in). The entries are data: checked with test, never run.
 sg_check_series() {
 	[ -f "$1/series" ] || return 0
-	_bad=$(awk -v d="$1" '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") }
-		$0 != "" && system("test -f \"" d "/" $0 "\"") != 0 {
-			print FILENAME ":" FNR ": no such patch \"" $0 "\""; exit }' "$1/series")
-	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$_bad"
+	while IFS='	' read -r _n _e; do
+		[ -z "$_n" ] || sg_file_in "$1" "$_e" || sg_die $SG_EXIT_USAGE "$1/series:$_n: no such patch \"$_e\""
+	done <<EOF
+$(sg_series_entries "$1")
+EOF
 }
 
-# sg_load_branch NAME: check the branch's data and source its branch.conf into
+# sg_series_entries DIR: "LINE<TAB>ENTRY" for each entry of DIR/series
+# (comments, trailing blanks and empty lines dropped).
+sg_series_entries() {
+	awk '{ sub(/#.*/, ""); sub(/[[:space:]]+$/, "") } $0 != "" { print FNR "\t" $0 }' "$1/series"
+}
+
+# sg_file_in DIR PATH: PATH (from mail: a series entry, a probe's file) names
+# a file in DIR: relative, without a ".." component, and no symlink on the
+# way leads out of DIR.
+sg_file_in() {
+	case /$2/ in //*|*/../*) return 1 ;; esac
+	[ -f "$1/$2" ] || return 1
+	case $(realpath -e -- "$1/$2") in "$(realpath -e -- "$1")"/*) return 0 ;; esac
+	return 1
+}
+
+# sg_load_branch NAME: check the branch's data and read its branch.conf into
 # the environment (BRANCH_DIR, name, tree, package, suite, archive, ...), or
-# exit 2 with the list of branches.
+# exit 2 with the list of branches, or naming the file and line of bad data:
+# branch.conf is read as data (harness/programs/branch-conf.awk), and every
+# series entry is a file.
 sg_load_branch() {
 	[ -n "$1" ] || sg_die $SG_EXIT_USAGE "no branch given; known branches: $(sg_branches | tr '\n' ' ')"
 	BRANCH_DIR=$(sg_branch_dir "$1") ||
 		sg_die $SG_EXIT_USAGE "unknown branch '$1'; known branches: $(sg_branches | tr '\n' ' ')"
-	sg_check_branch "$BRANCH_DIR"
-	# its keys (sg_check_branch knows them), none left from the environment
+	_conf=$(awk -f "$SG_PROGRAMS/branch-conf.awk" "$BRANCH_DIR/branch.conf") || sg_die $SG_EXIT_USAGE "$_conf"
+	# its keys (branch-conf.awk has the list), none left from the environment
 	name= tree= package= version= apt_sources= keyring= series_in_tree= mkfs_xfs= mkfs_ext4= reference=
-	# shellcheck source=/dev/null
-	. "$BRANCH_DIR/branch.conf"
+	while IFS= read -r _kv; do
+		eval "${_kv%%=*}=\${_kv#*=}"	# a known key; its value assigned, never evaluated
+	done <<EOF
+$_conf
+EOF
+	sg_check_series "$BRANCH_DIR"
 	SG_SERIES_DIR=$BRANCH_DIR
 	[ -z "${SERIES:-}" ] || sg_candidate "$SERIES"
 	export BRANCH_DIR SG_SERIES_DIR
@@ -215,6 +228,13 @@ sg_candidate() {
 	else
 		sg_die $SG_EXIT_USAGE "SERIES=$1: no such directory or mbox"
 	fi
+	# the patch list is one path per line (spaces are fine)
+	_nl='
+'
+	case $SG_SERIES_DIR in *"$_nl"*) sg_die $SG_EXIT_USAGE "SERIES: a directory path with a newline in it" ;; esac
+	[ -f "$SG_SERIES_DIR/series" ] || for _p in "$SG_SERIES_DIR"/*.patch; do
+		case $_p in *"$_nl"*) sg_die $SG_EXIT_USAGE "SERIES=$1: a patch name with a newline in it" ;; esac
+	done
 	sg_check_series "$SG_SERIES_DIR"
 	[ -n "$(sg_series_patches)" ] || sg_die $SG_EXIT_USAGE "SERIES=$1: no patches in it"
 	series_in_tree=no
@@ -225,15 +245,26 @@ sg_candidate() {
 sg_series_patches() {
 	_d=$SG_SERIES_DIR
 	if [ -f "$_d/series" ]; then
-		sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' -e "s|^|$_d/|" "$_d/series"
+		sg_series_entries "$_d" | while IFS='	' read -r _n _e; do printf '%s/%s\n' "$_d" "$_e"; done
 	elif [ "$_d" != "$BRANCH_DIR" ]; then
 		for _p in "$_d"/*.patch; do [ ! -f "$_p" ] || echo "$_p"; done
 	fi
 }
 
+# sg_xargs CMD...: CMD with the lines of stdin (paths) as its arguments, in
+# one call (xargs may split them into several: the awk programs need all).
+sg_xargs() (
+	_args=$(cat)
+	IFS='
+'
+	set -f
+	# shellcheck disable=SC2086 # one argument per line
+	exec "$@" $_args
+)
+
 # sg_series_hash: a short hash over the series order and patch contents.
 sg_series_hash() {
-	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | sg_xargs cat; } |
 		sha256sum | cut -c1-12
 }
 
@@ -257,8 +288,7 @@ sg_deps_rows() {
 	[ -f "$_t" ] || _t=/dev/null
 	_b=$BRANCH_DIR/deps.tsv
 	[ -f "$_b" ] || _b=/dev/null
-	# shellcheck disable=SC2046 # one word per patch path (sg_candidate: never empty)
-	awk -F'\t' -f "$SG_PROGRAMS/candidate-deps.awk" "$_t" "$_b" $(sg_series_patches)
+	sg_series_patches | sg_xargs awk -F'\t' -f "$SG_PROGRAMS/candidate-deps.awk" "$_t" "$_b"
 }
 
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).

@@ -1,6 +1,8 @@
 # harness/deps --check: every row of deps.tsv has six fields, a known status,
-# patches that are in the series and well-formed probe terms; the first bad
-# row is printed as FILE:LINE: why, exit 1.
+# patches that are in the series and well-formed probe terms, whose files
+# are in the tree (relative, no ".." component: a candidate's deps.tsv is
+# mail, and its probes read files as root); the first bad row is printed as
+# FILE:LINE: why, exit 1.
 # awk -F'\t' -v f=FILE-AS-NAMED -v series="PATCH\nPATCH..."
 BEGIN { n = split(series, s, "\n"); for (i = 1; i <= n; i++) { p = s[i]; inseries[p] = 1; sub(/-.*/, "", p); inseries[p] = 1 } }
 NR == 1 || /^#/ || /^$/ { next }
@@ -12,5 +14,12 @@ $3 != "present" {
 	n = split($4, ps, ",")
 	for (i = 1; i <= n; i++) if (!(ps[i] in inseries)) bad("patch " ps[i] " is not in the series")
 }
-{ n = split($5, t, " ;; "); for (i = 1; i <= n; i++) if (t[i] !~ /^!?([0-9]+\*)?[^:!*]+:./) bad("probe term \"" t[i] "\" is not [!][N*]FILE:REGEX") }
+{
+	n = split($5, t, " ;; ")
+	for (i = 1; i <= n; i++) {
+		if (t[i] !~ /^!?([0-9]+\*)?[^:!*]+:./) bad("probe term \"" t[i] "\" is not [!][N*]FILE:REGEX")
+		file = t[i]; sub(/^!?([0-9]+\*)?/, "", file); sub(/:.*/, "", file)
+		if (file ~ /^\// || ("/" file "/") ~ /\/\.\.\//) bad("probe term \"" t[i] "\": its file is outside the tree")
+	}
+}
 END { exit err }

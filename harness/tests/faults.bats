@@ -187,7 +187,7 @@ apt_sources="debian:bookworm"'
 	printf 'name=9.9\ntree=ksrc\nmkfs_xfs="-m reflink=1\n' > "$R/backports/9.9/branch.conf"
 	run "$R/harness/validate" 9.9
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"branch.conf: does not parse: "*"Unterminated quoted string"* ]]
+	[[ "$output" == *"branch.conf:3: mkfs_xfs must be mkfs options "*', not ""-m reflink=1"' ]]
 	printf 'name=9.9\ntree=ksrc\n' > "$R/backports/9.9/branch.conf"
 	printf '# a comment\n0001-there.patch\n' > "$R/backports/9.9/series"
 	touch "$R/backports/9.9/0001-there.patch"
