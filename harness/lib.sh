@@ -150,7 +150,8 @@ sg_candidate() {
 			rm -rf "$SG_SERIES_DIR.part" && mkdir -p "$SG_SERIES_DIR.part"
 			git mailsplit -o"$SG_SERIES_DIR.part" "$1" >/dev/null ||
 				sg_die $SG_EXIT_USAGE "SERIES=$1: git mailsplit cannot split it"
-			(cd "$SG_SERIES_DIR.part" && for _mail in *; do
+			# the mails are listed before the redirection makes `series`
+			(cd "$SG_SERIES_DIR.part" && set -- * && for _mail; do
 				if grep -q '^+++ ' "$_mail"; then mv "$_mail" "$_mail.patch"; echo "$_mail.patch"; else rm -f "$_mail"; fi
 			done > series)
 			rm -rf "$SG_SERIES_DIR" && mv "$SG_SERIES_DIR.part" "$SG_SERIES_DIR"
@@ -174,9 +175,12 @@ sg_series_patches() {
 	fi
 }
 
-# sg_series_hash: a short hash over the series order and patch contents.
+# sg_series_hash: a short hash over the series' patches in order, each by
+# its name and the sha256 of all its bytes: whatever form the candidate has
+# (a series file, patches taken by name, a split mbox), a change of order,
+# name or content is another series (harness/series keys its work copy on it).
 sg_series_hash() {
-	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | xargs -r cat; } |
+	sg_series_patches | tr '\n' '\0' | xargs -0 -r sha256sum | sed 's|  .*/|  |' |
 		sha256sum | cut -c1-12
 }
 

@@ -217,11 +217,6 @@ apt_sources="debian:bookworm"'
 	result "$(cat "$d/stage-errors.txt")"
 }
 
-# mail_patch FILE SUBJECT BODY DIFF: a git format-patch file.
-mail_patch() {
-	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
-}
-
 @test "SERIES=: a candidate (directory or mbox) replaces the branch's series; a reject leaves the stable bot's FAILED.txt" {
 	fake_branch 9.5
 	c=$BATS_TEST_TMPDIR/cand

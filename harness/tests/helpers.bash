@@ -52,3 +52,8 @@ series_in_tree=no'
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/$1/0001-x.patch"
 	echo 0001-x.patch > "$R/backports/$1/series"
 }
+
+# mail_patch FILE SUBJECT BODY DIFF: a git format-patch file.
+mail_patch() {
+	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
+}
