@@ -133,6 +133,26 @@ sg_load_branch() {
 	export BRANCH_DIR SG_SERIES_DIR
 }
 
+# sg_lock BRANCH: hold BRANCH's lock for the rest of the process, waiting
+# (and saying so) while another run holds it. A branch's work copy
+# ($STABLEGATE_CACHE/work/<branch>), build dirs (build/<branch>-*) and
+# images are one run's at a time: every entry point that builds, boots or
+# copies a kernel there takes it (validate, harness/kernel, prefixes, and
+# minimise and bench when they boot the branch's own build). It is flock(1)
+# on fd 7, which the holder's children inherit: a stage that the holder runs
+# (validate's harness/kernel, minimise, evidence) finds fd 7 already open on
+# the lock file, holds the lock through it, and does not take it again
+# (which would wait for ever). One branch per process.
+sg_lock() {
+	_lock=$STABLEGATE_CACHE/locks/branch-$1.lock
+	if [ -e "$_lock" ] && [ "$(stat -Lc %d:%i /proc/self/fd/7 2>/dev/null)" = "$(stat -c %d:%i "$_lock")" ]; then
+		return 0	# fd 7 came open on it from the holder
+	fi
+	mkdir -p "$STABLEGATE_CACHE/locks"
+	exec 7>"$_lock"
+	flock -n 7 || { sg_log "another run of branch $1 holds its work and build dirs; waiting"; flock 7; }
+}
+
 # sg_candidate PATH: SERIES=PATH validates a candidate series instead of the
 # branch's own: a directory of format-patch files (in the order of its
 # `series` file, or by name) or an mbox, split once per content digest with

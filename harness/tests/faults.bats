@@ -155,10 +155,6 @@ validate_bg() {
 		env "$@" make -C "$R" -s validate > "$_log" 2>&1 &
 	VPID=$!
 }
-wait_for() { # wait_for FILE REGEX [SECS]
-	for _i in $(seq "${3:-60}"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 1; done
-	cat "$1"; return 1
-}
 gone() { # gone PGID: every process of the group has exited (within 10 s)
 	for _i in $(seq 10); do pgrep -g "$1" >/dev/null || return 0; sleep 1; done
 	ps -o pid,stat,args -g "$1"; return 1
@@ -352,7 +348,7 @@ series_in_tree=no'
 	c=$VPID
 	for p in $a $b $c; do wait $p; done
 	cat "$BATS_TEST_TMPDIR"/[abc].log | grep -E 'verdict:|waiting'
-	grep -q 'another validate of 9.5 is running; waiting' "$BATS_TEST_TMPDIR/c.log"
+	grep -q 'another run of branch 9.5 holds its work and build dirs; waiting' "$BATS_TEST_TMPDIR/c.log"
 	! grep -q waiting "$BATS_TEST_TMPDIR/a.log" "$BATS_TEST_TMPDIR/b.log" || false
 	for l in a b c; do grep -q 'verdict: SAFE' "$BATS_TEST_TMPDIR/$l.log"; done
 	# two 9.5 runs, both complete; the second reused the first one's work copy and build

@@ -57,3 +57,8 @@ series_in_tree=no'
 mail_patch() {
 	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
 }
+
+wait_for() { # wait_for FILE REGEX [SECS]: FILE has a line matching REGEX, or print it and fail
+	for _i in $(seq "${3:-60}"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 1; done
+	cat "$1"; return 1
+}

@@ -8,14 +8,18 @@
 load helpers
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
+	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)	# (fake_repo copies it)
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+}
+
+# a validate left running in the background by a failed test, stopped
+teardown() {
+	[ -z "${vpid:-}" ] || kill -- -"$vpid" 2>/dev/null || true
 }
 
 # series_hash DIR: lib.sh's hash of the candidate series in DIR.
 series_hash() {
-	(SG_ROOT=$R && . "$R/harness/lib.sh" && BRANCH_DIR=$R/backports/9.5 SG_SERIES_DIR=$1 && sg_series_hash)
+	SG_ROOT=$R sh -c '. "$SG_ROOT/harness/lib.sh" && BRANCH_DIR=$SG_ROOT/backports/9.5 SG_SERIES_DIR=$1 && sg_series_hash' sh "$1"
 }
 
 @test "integrity 8: two candidates without a series file are told apart" {
@@ -77,4 +81,49 @@ series_hash() {
 	ha=$(series_hash "$(ls -d "$STABLEGATE_CACHE"/candidates/mbox-* | head -n 1)")
 	hb=$(series_hash "$(ls -d "$STABLEGATE_CACHE"/candidates/mbox-* | tail -n 1)")
 	[ "$ha" != "$hb" ]
+}
+
+# waits LOG CMD...: CMD, in a session of its own, says within 20 s that it
+# waits for the branch's lock; then it is stopped, before it gets it.
+waits() {
+	_log=$1; shift
+	setsid "$@" > "$_log" 2>&1 &
+	_pid=$!
+	_rc=0
+	wait_for "$_log" 'holds its work and build dirs; waiting' 20 || _rc=1
+	kill -- -"$_pid" 2>/dev/null || true
+	wait "$_pid" || true
+	return $_rc
+}
+
+@test "integrity 9: prefixes, minimise, bench and harness/kernel wait for a validate of the branch; its own stages do not" {
+	fake_branch 9.5
+	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$R/backports/9.5/0002-y.patch"
+	echo 0002-y.patch >> "$R/backports/9.5/series"
+	# a VM that runs until the test says go
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\nwhile [ ! -f "%s/go" ]; do sleep 0.2; done\nexit 1\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC=$K
+	# the validate holds the lock through its harness/kernel, and through
+	# harness/evidence's (EVIDENCE=1: prefix-1), without waiting on itself
+	EVIDENCE=1 VARIANTS=patched setsid "$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 &
+	vpid=$!
+	wait_for "$BATS_TEST_TMPDIR/v.log" '== boot \(patched\)'
+	run=$(readlink -f "$R/reports/9.5/latest")
+	echo 'op=1 write' > "$BATS_TEST_TMPDIR/op.log"
+	waits "$BATS_TEST_TMPDIR/p.log" "$R/harness/prefixes" 9.5
+	waits "$BATS_TEST_TMPDIR/k.log" "$R/harness/kernel" "$run" prefix-1
+	waits "$BATS_TEST_TMPDIR/m.log" "$R/harness/minimise" --branch 9.5 "$BATS_TEST_TMPDIR/op.log" xfs
+	waits "$BATS_TEST_TMPDIR/b.log" env FSX_SRC=/nonexistent "$R/harness/bench" 9.5
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$vpid" || true
+	cat "$BATS_TEST_TMPDIR/v.log"
+	! grep -q waiting "$BATS_TEST_TMPDIR/v.log" || false
+	# none of them touched the work copy or the build dirs: the validate's
+	# kernels are its own, and its prefix-1 was built by its evidence
+	[ ! -f "$STABLEGATE_CACHE/build/9.5-baseline/prefix-0.log" ]
+	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a2\nheader-1\nb2\nheader-1')" ]
+	grep -q '^build	prefix-1	[0-9]*	ok' "$run/stages.tsv"
+	[ "$(cat "$STABLEGATE_CACHE/build/9.5-baseline/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
 }
