@@ -127,3 +127,57 @@ waits() {
 	grep -q '^build	prefix-1	[0-9]*	ok' "$run/stages.tsv"
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-baseline/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
 }
+
+# outputs DIR: the run's reports, rendered and checked: junit.xml against
+# its schema, kcidb.json against KCIDB's rules.
+outputs() {
+	"$ROOT/harness/report" "$1"
+	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$1/junit.xml"
+	"$ROOT/harness/kcidb" "$1"
+}
+
+@test "integrity 11: a lost or unreadable result is missing, never a pass: INCONCLUSIVE, named in every output" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	printf 'config\t%s\t1\tok\nbuild\t%s\t1\tok\n' baseline baseline patched patched >> "$r/stages.tsv"
+	printf 'syscall\tc.xfs\tfail\tEINVAL\n' >> "$r/baseline/results.tsv"
+	printf 'syscall\tc.xfs\tpass\t\n' >> "$r/patched/results.tsv"
+	outputs "$r"
+	[ "$(jq -r .verdict "$r/result.json")" = SAFE ]
+	# patched's results.tsv cut after its first line: b.xfs and c.xfs are missing
+	sed -i '2,$d' "$r/patched/results.tsv"
+	outputs "$r"
+	j=$r/result.json
+	jq -e '.verdict == "INCONCLUSIVE"' "$j"
+	jq -e '.comparison.missing == [{suite: "syscall", name: "b.xfs", baseline: "pass"}, {suite: "syscall", name: "c.xfs", baseline: "fail"}]' "$j"
+	jq -e '.broken_stages[0] == {stage: "results", variant: "patched",
+		status: "no result for 2 cases baseline ran (missing, not passing): syscall/b.xfs, syscall/c.xfs"}' "$j"
+	grep -qF -- '- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): `syscall/b.xfs`, `syscall/c.xfs`' "$r/summary.md"
+	grep -qF 'Missing (baseline ran them, patched gave no result): `syscall/b.xfs`, `syscall/c.xfs`' "$r/summary.md"
+	grep -qx '\* syscall/b.xfs: no result on patched (baseline: pass): missing, not' "$r/review.txt"
+	tr '\n' ' ' < "$r/review.txt" | grep -q 'INCONCLUSIVE under STABLE-POLICY.md rule 1: the run cannot support a decision: results patched: no result for 2 cases'
+	q() { xmllint --xpath "$1" "$r/junit.xml"; }
+	p='/testsuites/testsuite[@name="stablegate.6.1.patched"]'
+	[ "$(q "string($p/testcase[@name='b.xfs']/error/@type)")" = missing ]
+	[ "$(q "string($p/@errors)") $(q "string($p/@tests)")" = "2 4" ]
+	jq -e '[.tests[] | select(.status == "MISS") | .path] == ["stablegate.syscall.b.xfs", "stablegate.syscall.c.xfs"]' "$r/kcidb.json"
+
+	# a line with an unknown status, and one that is no result line at all
+	printf 'syscall\tb.xfs\tpassed\t\nsyscall b.xfs pass\n' >> "$r/patched/results.tsv"
+	outputs "$r"
+	jq -e '.verdict == "INCONCLUSIVE"' "$j"
+	jq -e '.variants.patched.unreadable == ["results.tsv:2: unknown status \"passed\" for \"syscall/b.xfs\"",
+		"results.tsv:3: unparsable line \"syscall b.xfs pass\""]' "$j"
+	jq -e '.broken_stages[1].status | startswith("2 unreadable lines: results.tsv:2: unknown status")' "$j"
+	grep -qF '**Unreadable results** (patched, no result, INCONCLUSIVE): `results.tsv:2: unknown status "passed" for "syscall/b.xfs"`' "$r/summary.md"
+	grep -qF '* patched: results.tsv:3: unparsable line "syscall b.xfs pass"' "$r/review.txt"
+	[ "$(q "string($p/testcase[@name='results.tsv']/error/@type)")" = unreadable ]
+	jq -e '[.tests[] | select(.path == "stablegate.results") | .status] == ["ERROR"]' "$r/kcidb.json"
+
+	# 300 random bytes: no result at all, every case missing, the lines named
+	head -c 300 /dev/urandom > "$r/patched/results.tsv"
+	outputs "$r"
+	jq -e '.verdict == "INCONCLUSIVE" and (.comparison.missing | length) == 3 and (.variants.patched.unreadable | length) > 0' "$j"
+	jq -e '.totals.patched == {passed: 0, failed: 0, skipped: 0, kernel_failures: 0}' "$j"
+	echo "# result: $(jq -r '.broken_stages[0].status' "$j")" >&3
+}
