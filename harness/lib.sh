@@ -203,6 +203,26 @@ EOF
 	export BRANCH_DIR SG_SERIES_DIR
 }
 
+# sg_lock BRANCH: hold BRANCH's lock for the rest of the process, waiting
+# (and saying so) while another run holds it. A branch's work copy
+# ($STABLEGATE_CACHE/work/<branch>), build dirs (build/<branch>-*) and
+# images are one run's at a time: every entry point that builds, boots or
+# copies a kernel there takes it (validate, harness/kernel, prefixes, and
+# minimise and bench when they boot the branch's own build). It is flock(1)
+# on fd 7, which the holder's children inherit: a stage that the holder runs
+# (validate's harness/kernel, minimise, evidence) finds fd 7 already open on
+# the lock file, holds the lock through it, and does not take it again
+# (which would wait for ever). One branch per process.
+sg_lock() {
+	_lock=$STABLEGATE_CACHE/locks/branch-$1.lock
+	if [ -e "$_lock" ] && [ "$(stat -Lc %d:%i /proc/self/fd/7 2>/dev/null)" = "$(stat -c %d:%i "$_lock")" ]; then
+		return 0	# fd 7 came open on it from the holder
+	fi
+	mkdir -p "$STABLEGATE_CACHE/locks"
+	exec 7>"$_lock"
+	flock -n 7 || { sg_log "another run of branch $1 holds its work and build dirs; waiting"; flock 7; }
+}
+
 # sg_candidate PATH: SERIES=PATH validates a candidate series instead of the
 # branch's own: a directory of format-patch files (in the order of its
 # `series` file, or by name) or an mbox, split once per content digest with
@@ -220,7 +240,8 @@ sg_candidate() {
 			rm -rf "$SG_SERIES_DIR.part" && mkdir -p "$SG_SERIES_DIR.part"
 			git mailsplit -o"$SG_SERIES_DIR.part" "$1" >/dev/null ||
 				sg_die $SG_EXIT_USAGE "SERIES=$1: git mailsplit cannot split it"
-			(cd "$SG_SERIES_DIR.part" && for _mail in *; do
+			# the mails are listed before the redirection makes `series`
+			(cd "$SG_SERIES_DIR.part" && set -- * && for _mail; do
 				if grep -q '^+++ ' "$_mail"; then mv "$_mail" "$_mail.patch"; echo "$_mail.patch"; else rm -f "$_mail"; fi
 			done > series)
 			rm -rf "$SG_SERIES_DIR" && mv "$SG_SERIES_DIR.part" "$SG_SERIES_DIR"
@@ -262,9 +283,12 @@ sg_xargs() (
 	exec "$@" $_args
 )
 
-# sg_series_hash: a short hash over the series order and patch contents.
+# sg_series_hash: a short hash over the series' patches in order, each by
+# its name and the sha256 of all its bytes: whatever form the candidate has
+# (a series file, patches taken by name, a split mbox), a change of order,
+# name or content is another series (harness/series keys its work copy on it).
 sg_series_hash() {
-	{ cat "$SG_SERIES_DIR/series" 2>/dev/null; sg_series_patches | sg_xargs cat; } |
+	sg_series_patches | tr '\n' '\0' | xargs -0 -r sha256sum | sed 's|  .*/|  |' |
 		sha256sum | cut -c1-12
 }
 

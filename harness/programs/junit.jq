@@ -7,7 +7,11 @@
 #   was skipped; and one testcase "stablegate.kernel"/"console" per kernel,
 #   failed with every kernel, boot or harness failure the console and the
 #   logs showed (oops, WARN, hung task, boot hang, a suite that bailed out),
-#   one per line.
+#   one per line. A case that baseline ran and patched gave no result for
+#   is a testcase of the patched kernel with <error type="missing">, and a
+#   kernel whose results.tsv has unreadable lines has a testcase
+#   "stablegate.harness"/"results.tsv" with <error type="unreadable">
+#   naming them: errors, not passes.
 # The reference branch (mainline, reference=yes) has one kernel, named
 # "reference" (stablegate.mainline.reference), and its failing cases are
 # of type "mainline-finding": mainline's own findings, not regressions.
@@ -19,14 +23,18 @@ def case_failures: ["test-fail", "corruption"];
 | def vname(v): if $ref and v == "patched" then "reference" else v end;
   [.variants[] | select(.name as $n | $r.totals | has($n))	# the kernels that ran
    | . as $v | [.failures[] | select(.kind as $k | case_failures | index($k) | not)] as $other
-   | {v: $v, other: $other, tests: ((.tests | length) + 1),
+   | (if .name == "patched" then $r.comparison.missing // [] else [] end) as $missing
+   | (.unreadable // []) as $unreadable
+   | (($missing | length) + (if ($unreadable | length) > 0 then 1 else 0 end)) as $errors
+   | {v: $v, other: $other, missing: $missing, unreadable: $unreadable, errors: $errors,
+      tests: ((.tests | length) + 1 + $errors),
       failures: ($r.totals[$v.name].failed + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
 | "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
   "<testsuites\(attrs({name: "stablegate.\($r.branch)",
-    tests: ([$runs[].tests] | add // 0), failures: ([$runs[].failures] | add // 0)}))>",
-  ($runs[] | .v as $v | .other as $other
+    tests: ([$runs[].tests] | add // 0), failures: ([$runs[].failures] | add // 0), errors: ([$runs[].errors] | add // 0)}))>",
+  ($runs[] | .v as $v | .other as $other | .unreadable as $unreadable
    | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\(vname($v.name))",
-       tests, failures, errors: 0, skipped: $r.totals[$v.name].skipped,
+       tests, failures, errors, skipped: $r.totals[$v.name].skipped,
        time: ($v.boot.BOOT_SECONDS // 0),
        timestamp: ($r.started // ""), hostname: "qemu-\($r.accelerator // "none")"}))>",
      "    <properties>",
@@ -40,6 +48,10 @@ def case_failures: ["test-fail", "corruption"];
         + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: (if $ref then "mainline-finding" else "fail" end)}))/>\n    </testcase>"
            elif .status == "skip" then ">\n      <skipped\(attrs({message: .reason}))/>\n    </testcase>"
            else "/>" end)),
+     (.missing[] | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))>\n      <error\(attrs({message: "no result on \(vname($v.name)) (baseline: \(.baseline)): missing, not passing", type: "missing"}))/>\n    </testcase>"),
+     (if ($unreadable | length) == 0 then empty
+      else "    <testcase classname=\"stablegate.harness\" name=\"results.tsv\">\n      <error\(attrs({message: "results.tsv: \($unreadable | length) of its lines cannot be read (no result)", type: "unreadable"}))>"
+           + ([$unreadable[] | x] | join("\n")) + "</error>\n    </testcase>" end),
      "    <testcase classname=\"stablegate.kernel\" name=\"console\""
        + (if ($other | length) == 0 then "/>"
           else ">\n      <failure\(attrs({message: "\($other | length) kernel, boot or harness failures: \([$other[].kind] | unique | join(", "))", type: "kernel"}))>"

@@ -11,7 +11,10 @@
 #              the case did not finish (timeout, signal, a suite that bailed
 #              out); a fail accepted in divergences.tsv is waived; plus one
 #              stablegate.boot per booted kernel and one stablegate.kernel.<kind>
-#              per oops/BUG/WARN/... the console showed
+#              per oops/BUG/WARN/... the console showed; MISS for a case
+#              baseline ran and patched gave no result for (missing, not
+#              passing), and an ERROR stablegate.results for a kernel whose
+#              results.tsv has unreadable lines, naming them
 # Ids are "stablegate:<branch>:<run id>:<variant>[:<n>]". No property is null
 # (KCIDB forbids it): a missing value is left out.
 def origin: "stablegate";
@@ -83,6 +86,15 @@ def pathpart: gsub("[^.a-zA-Z0-9_-]"; "_");
        | {id: "\($build):kernel:\(.key)", build_id: $build, origin: origin,
           path: "stablegate.kernel.\(.value.kind | pathpart)", status: "FAIL",
           comment: (.value.detail | .[0:1000]), misc: {variant: $v}}
-       | clean)
+       | clean),
+      (if $v == "patched" then $r.comparison.missing // [] else [] end | to_entries[] | .key as $i | .value
+       | {id: "\($build):missing:\($i)", build_id: $build, origin: origin,
+          path: "stablegate.\(.suite | pathpart).\(.name | pathpart)", status: "MISS",
+          comment: "no result on patched (baseline: \(.baseline)): missing, not passing",
+          misc: {suite: .suite, case: .name, variant: $v}}),
+      ($x.unreadable // [] | select(length > 0)
+       | {id: "\($build):results", build_id: $build, origin: origin, path: "stablegate.results", status: "ERROR",
+          comment: ("results.tsv: \(length) of its lines cannot be read (no result): " + join("; ") | .[0:1000]),
+          misc: {variant: $v}})
   ]
 }

@@ -1,5 +1,6 @@
 # harness/report: result.json - the run's stages, both variants, the
-# comparison patched against baseline and the verdict under STABLE-POLICY.md.
+# comparison patched against baseline (a case missing on patched among it)
+# and the verdict under STABLE-POLICY.md.
 # jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
 # findings deps kconfig_branch deps_base deps_patched reference patch_info
 # findings_items masked bisect minimised, --slurpfile steps, --arg findings_at
@@ -12,6 +13,10 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
 ($baseline.tests | bykey) as $b | ($patched.tests | bykey) as $p
 | ($baseline.present and ($baseline.skipped | not)) as $have_base
 | ($divergences | map({(.test): .}) | add // {}) as $known
+# A case that baseline ran and the patched kernel, which finished its boot,
+# gave no result for is missing: a lost result, never a pass.
+| [if $have_base and $patched.boot.BOOT_STATUS == "ok" then $baseline.tests[] | select($p[key] == null)
+   | {suite, name, baseline: .status} else empty end] as $missing
 # Each dependency as the probes found it: present in the tree as given,
 # brought by the series (then carried or replaced, as the row says), or
 # missing from the patched tree.
@@ -68,14 +73,21 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   corruption: [$patched.failures[] | select(.kind == "corruption")],
   kernel_failures: ($patched | kernel),
   baseline_kernel_failures: ($baseline | kernel),
-  missing_deps: [$depres[] | select(.status == "missing")]
+  missing_deps: [$depres[] | select(.status == "missing")],
+  missing: $missing
 } as $cmp
 | ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect" and .stage != "minimise"
                         and (.variant | startswith("prefix-") | not))]
    + [[$baseline, $patched][] | select(.present and (.skipped | not) and (.boot.BOOT_STATUS // "none") != "ok")
       | {stage: "boot", variant: .name, status: (.boot.BOOT_STATUS // "not run")}]
    + [[$baseline, $patched][] | .name as $v | harness_errors[]
-      | {stage: "suites", variant: $v, status: "\(.kind): \(.detail)"}]) as $broken
+      | {stage: "suites", variant: $v, status: "\(.kind): \(.detail)"}]
+   + [$missing | select(length > 0) | map(key) as $k
+      | {stage: "results", variant: "patched",
+         status: "no result for \($k | length) case\(if ($k | length) > 1 then "s" else "" end) baseline ran (missing, not passing): \($k[0:5] | join(", "))\(if ($k | length) > 5 then ", ..." else "" end)"}]
+   + [[$baseline, $patched][] | .unreadable as $u | select(($u | length) > 0)
+      | {stage: "results", variant: .name,
+         status: "\($u | length) unreadable line\(if ($u | length) > 1 then "s" else "" end): \($u[0:3] | join("; "))\(if ($u | length) > 3 then "; ..." else "" end)"}]) as $broken
 | (if ($broken | length) > 0 then "INCONCLUSIVE"
    elif ($patched.tests | length) == 0 then "INCONCLUSIVE"
    elif ($cmp.regressions + $cmp.unexplained + $cmp.corruption + $cmp.kernel_failures + $cmp.missing_deps | length) > 0 then "UNSAFE"

@@ -2,7 +2,8 @@
 # into a reply to a stable review or AUTOSEL mail, in the shape of LKFT's
 # replies: the result in one line first, then what was built, each patch with
 # its upstream commit and proof status, regressions and fixes compared to a
-# named baseline, the result summary, the verdict with the rules of
+# named baseline, the cases whose results were lost (missing on patched) or
+# cannot be read, the result summary, the verdict with the rules of
 # STABLE-POLICY.md it rests on, and where the full report is.
 # Plain text, every line at most 72 columns; a word longer than that (a
 # path, a URL) is never broken and stands on a line of its own.
@@ -120,6 +121,12 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
    elif n($c.fixes) <= 5 then ($c.fixes[] | "\(key)\(if (.reason // "") != "" then " (baseline: \(.reason))" else "" end)" | item)
    else ("\(n($c.fixes)): \(keys_of($c.fixes))" | text) end)
  end),
+(if n($c.missing // []) + n([.variants[] | (.unreadable // [])[]]) > 0 then
+   "",
+   "## Missing and unreadable results",
+   (($c.missing // [])[] | "\(key): no result on patched (baseline: \(.baseline)): missing, not passing" | item),
+   (.variants[] | .name as $v | (.unreadable // [])[] | "\(vname($v)): \(.)" | item)
+ else empty end),
 "",
 (if ref then "## Mainline's own findings (cases mainline fails)" else "## Where the patched kernel differs from mainline" end),
 (if n($c.unexplained + $c.known_divergences) == 0 then

@@ -1,5 +1,6 @@
 # harness/report: summary.md from result.json - the verdict first, the
-# evidence to paste into a review reply last. jq -r
+# evidence to paste into a review reply last; a lost result (a case missing
+# on patched) or an unreadable one is said in both. jq -r
 def n(a): a | length;
 def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
   else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
@@ -32,7 +33,8 @@ def minimised_line: "\(.variant) \(.fs) soak log: " + (if .status == "ok" or .st
 (if .variants.baseline.skipped then "- no baseline: the series is empty" else
 "- Regressions (pass → fail): \(names(.comparison.regressions))",
 "- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
-"- New skips: \(names(.comparison.new_skips))" end) end),
+"- New skips: \(names(.comparison.new_skips))",
+(if n(.comparison.missing // []) > 0 then "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): \(names(.comparison.missing))" else empty end) end) end),
 "",
 (if n(.comparison.regressions | map(select(.introduced_by))) > 0 then
  "Bisected over the prefixes of the series:", "",
@@ -67,6 +69,7 @@ else
 "|---|---|---|---|---|---|",
 row(.variants.baseline), row(.variants.patched),
 "",
+(.variants[] | select(n(.unreadable // []) > 0) | "**Unreadable results** (\(vname(.name)), no result, INCONCLUSIVE): " + (.unreadable | map("`" + . + "`") | join(", ")) + "\n"),
 (if n(.comparison.missing_deps) > 0 then "**Missing dependencies** (UNSAFE): " + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n" else empty end),
 "## Corruption, kernel and boot failures (\(vname("patched")))",
 "",
@@ -108,6 +111,8 @@ row(.variants.baseline), row(.variants.patched),
 (.totals | to_entries[] | "\(vname(.key)): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
 (.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
 (if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),
+(if n(.comparison.missing // []) > 0 then "Missing (baseline ran them, patched gave no result): " + names(.comparison.missing) else empty end),
+(.variants[] | select(n(.unreadable // []) > 0) | "Unreadable results (\(vname(.name))): \(.unreadable | join("; "))"),
 ([.comparison.regressions[] | select(.introduced_by)] | group_by(.introduced_by.k)[]
  | "Bisected: \(length | plural("regression")) first with patch \(.[0].introduced_by.k), \(.[0].introduced_by.patch)"),
 ([.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason == .reason)] as $pre

@@ -155,10 +155,6 @@ validate_bg() {
 		env "$@" make -C "$R" -s validate > "$_log" 2>&1 &
 	VPID=$!
 }
-wait_for() { # wait_for FILE REGEX [SECS]
-	for _i in $(seq "${3:-60}"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 1; done
-	cat "$1"; return 1
-}
 gone() { # gone PGID: every process of the group has exited (within 10 s)
 	for _i in $(seq 10); do pgrep -g "$1" >/dev/null || return 0; sleep 1; done
 	ps -o pid,stat,args -g "$1"; return 1
@@ -215,11 +211,6 @@ apt_sources="debian:bookworm"'
 	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
 	[ "$(tree_sum "$STABLEGATE_CACHE"/src/ksrc-*/)" = "$(tree_sum "$K")" ]
 	result "$(cat "$d/stage-errors.txt")"
-}
-
-# mail_patch FILE SUBJECT BODY DIFF: a git format-patch file.
-mail_patch() {
-	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
 }
 
 @test "SERIES=: a candidate (directory or mbox) replaces the branch's series; a reject leaves the stable bot's FAILED.txt" {
@@ -357,7 +348,7 @@ series_in_tree=no'
 	c=$VPID
 	for p in $a $b $c; do wait $p; done
 	cat "$BATS_TEST_TMPDIR"/[abc].log | grep -E 'verdict:|waiting'
-	grep -q 'another validate of 9.5 is running; waiting' "$BATS_TEST_TMPDIR/c.log"
+	grep -q 'another run of branch 9.5 holds its work and build dirs; waiting' "$BATS_TEST_TMPDIR/c.log"
 	! grep -q waiting "$BATS_TEST_TMPDIR/a.log" "$BATS_TEST_TMPDIR/b.log" || false
 	for l in a b c; do grep -q 'verdict: SAFE' "$BATS_TEST_TMPDIR/$l.log"; done
 	# two 9.5 runs, both complete; the second reused the first one's work copy and build

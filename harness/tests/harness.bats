@@ -204,22 +204,6 @@ series_in_tree=yes'
 	done
 }
 
-# make_run DIR BASE_STATUS PATCHED_STATUS: a run with one case on each kernel
-make_run() {
-	d=$1
-	mkdir -p "$d/baseline" "$d/patched"
-	printf '%s\n' BRANCH=6.1 RUN_ID=test SEED=7 SOAK_OPS=10 SUITES=syscall \
-		SERIES_HASH=abc SERIES_IN_TREE=yes TREE_SOURCE=apt TREE_PACKAGE=p \
-		TREE_VERSION=6.1.1-1 KERNEL_VERSION=6.1.1 STARTED=now > "$d/env"
-	printf 'stage\tvariant\tseconds\tstatus\ntree\t-\t1\tok\n' > "$d/stages.tsv"
-	for v in baseline patched; do
-		printf '%s\n' ACCEL=tcg BOOT_SECONDS=3 BOOT_STATUS=ok > "$d/$v/boot.env"
-		: > "$d/$v/failures.tsv"
-	done
-	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$2" > "$d/baseline/results.tsv"
-	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$3" > "$d/patched/results.tsv"
-}
-
 @test "report: fail on baseline, pass on patched is a fix, verdict SAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
 	run "$H/report" "$BATS_TEST_TMPDIR/r"

@@ -53,6 +53,33 @@ series_in_tree=no'
 	echo 0001-x.patch > "$R/backports/$1/series"
 }
 
+# mail_patch FILE SUBJECT BODY DIFF: a git format-patch file.
+mail_patch() {
+	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nDate: Mon, 3 Dec 2018 00:00:00 +0000\nSubject: %s\n\n%b\n---\n%b' "$2" "$3" "$4" > "$1"
+}
+
+wait_for() { # wait_for FILE REGEX [SECS]: FILE has a line matching REGEX, or print it and fail
+	for _i in $(seq "${3:-60}"); do grep -qE "$2" "$1" 2>/dev/null && return 0; sleep 1; done
+	cat "$1"; return 1
+}
+
+# make_run DIR BASE_STATUS PATCHED_STATUS: a run dir, as harness/report reads
+# it, with two cases on each kernel, the first with the statuses given
+make_run() {
+	d=$1
+	mkdir -p "$d/baseline" "$d/patched"
+	printf '%s\n' BRANCH=6.1 RUN_ID=test SEED=7 SOAK_OPS=10 SUITES=syscall \
+		SERIES_HASH=abc SERIES_IN_TREE=yes TREE_SOURCE=apt TREE_PACKAGE=p \
+		TREE_VERSION=6.1.1-1 KERNEL_VERSION=6.1.1 STARTED=now > "$d/env"
+	printf 'stage\tvariant\tseconds\tstatus\ntree\t-\t1\tok\n' > "$d/stages.tsv"
+	for v in baseline patched; do
+		printf '%s\n' ACCEL=tcg BOOT_SECONDS=3 BOOT_STATUS=ok > "$d/$v/boot.env"
+		: > "$d/$v/failures.tsv"
+	done
+	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$2" > "$d/baseline/results.tsv"
+	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$3" > "$d/patched/results.tsv"
+}
+
 # The build user (harness/lib.sh sg_as_builder) runs the fake trees' make and
 # patch: it must reach the tests' temporary dirs (bats makes its run dir 0700).
 chmod o+x "$BATS_RUN_TMPDIR" 2>/dev/null || true
