@@ -75,9 +75,13 @@ sg_need() { # sg_need TOOL...: fail with SG_EXIT_ENV naming the missing tools
 # (the patch program reading its text, its Makefile and Kconfig hunks at
 # build time) never runs as root (README.md, "What a candidate series can
 # do"). Not root: CMD runs as the caller.
+# In a PID namespace of its own, with no network: nothing it starts outlives
+# it (the namespace ends with CMD), so no code of the build user's runs while
+# the harness, as root, works in the dirs that user may write.
 sg_as_builder() {
 	if [ "$(id -u)" != 0 ]; then "$@"; return; fi
-	setpriv --reuid="$SG_BUILD_USER" --regid="$SG_BUILD_USER" --clear-groups \
+	unshare --pid --fork --kill-child --net -- \
+		setpriv --reuid="$SG_BUILD_USER" --regid="$SG_BUILD_USER" --clear-groups \
 		--inh-caps=-all --bounding-set=-all --no-new-privs -- env HOME=/nonexistent "$@"
 }
 
@@ -92,11 +96,21 @@ sg_builder_owns() {
 	id -u "$SG_BUILD_USER" >/dev/null 2>&1 ||
 		sg_die $SG_EXIT_ENV "no user $SG_BUILD_USER to build as (run 'make setup', or set SG_BUILD_USER)"
 	for _d; do
+		sg_unplant "$_d"
 		# shellcheck disable=SC2086 # _type: empty or two words
 		find "$_d" $_type ! -user "$SG_BUILD_USER" -exec chown -h "$SG_BUILD_USER:" {} +
 		sg_as_builder test -w "$_d" -a -x "$_d" ||
 			sg_die $SG_EXIT_ENV "the build user $SG_BUILD_USER cannot reach $_d: make its parent directories searchable (o+x), or set STABLEGATE_CACHE elsewhere"
 	done
+}
+
+# sg_unplant DIR: no symbolic link at the top of DIR, a dir the build user
+# may write (a build dir): the harness writes its records (.sg-*, logs) there
+# as root, and would write through a link planted by the build's code. kbuild
+# makes its own (O=/source) again at each make.
+sg_unplant() {
+	[ "$(id -u)" = 0 ] || return 0
+	find "$1" -mindepth 1 -maxdepth 1 -type l -delete
 }
 
 # sg_bzimage_version FILE: the version string an x86 bzImage's boot header

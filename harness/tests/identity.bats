@@ -59,13 +59,13 @@ payload() { # the payload of bzImage $1, as the boot header places it
 
 @test "identity 0: two kernels of the same length through ccache: the bzImage carries the second" {
 	command -v ccache || skip "no ccache (make setup installs it)"
-	K=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
-	piggy_tree "$K" kernel-one
-	run "$H/build" "$K" "$OUT"
+	T=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
+	piggy_tree "$T" kernel-one
+	run "$H/build" "$T" "$OUT"
 	[ "$status" -eq 0 ]
 	[ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-one ]
-	echo kernel-two > "$K/k.c"	# new bytes, the same length: piggy.S's text is the same
-	run "$H/build" "$K" "$OUT"
+	echo kernel-two > "$T/k.c"	# new bytes, the same length: piggy.S's text is the same
+	run "$H/build" "$T" "$OUT"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-two ]
@@ -79,32 +79,32 @@ payload() { # the payload of bzImage $1, as the boot header places it
 }
 
 @test "identity 0: a bzImage whose payload is not the kernel this build made is refused, named" {
-	K=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
-	piggy_tree "$K" kernel-one
-	"$H/build" "$K" "$OUT"
-	echo kernel-two > "$K/k.c"
-	FAKE_STALE=1 run "$H/build" "$K" "$OUT"
+	T=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
+	piggy_tree "$T" kernel-one
+	"$H/build" "$T" "$OUT"
+	echo kernel-two > "$T/k.c"
+	FAKE_STALE=1 run "$H/build" "$T" "$OUT"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"stablegate: build: error: stale kernel: the bzImage's payload (sha256 "*") is not the arch/x86/boot/compressed/vmlinux.bin.gz this build made (sha256 "*"): an object holding an older kernel was reused; not booting it"* ]]
 	[ ! -f "$OUT/.sg-kernel" ] && [ ! -f "$OUT/.sg-built" ]
 	# and the next build, with the object made again, is a good one
-	run "$H/build" "$K" "$OUT"
+	run "$H/build" "$T" "$OUT"
 	[ "$status" -eq 0 ] && [ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-two ]
 }
 
 @test "identity 7: make runs as the build user, not root; the tree it was given stays as it was" {
 	[ "$(id -u)" = 0 ] || skip "not root: the build runs as the caller"
-	K=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
-	piggy_tree "$K" kernel-one
+	T=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
+	piggy_tree "$T" kernel-one
 	# a Makefile hunk of a candidate: it tells who it runs as, and tries to
 	# write into the tree and a root-owned file
 	victim=$BATS_TEST_TMPDIR/victim && echo intact > "$victim"
-	sed -i "1i \$(shell id -un > \$(O)/who; echo pwned >> $victim; echo pwned >> \$(CURDIR)/k.c)" "$K/Makefile"
-	run "$H/build" "$K" "$OUT"
+	sed -i "1i \$(shell id -un > \$(O)/who; echo pwned >> $victim; echo pwned >> \$(CURDIR)/k.c)" "$T/Makefile"
+	run "$H/build" "$T" "$OUT"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$OUT/who")" = stablegate ]
-	[ "$(cat "$victim")" = intact ] && [ "$(cat "$K/k.c")" = kernel-one ]
+	[ "$(cat "$victim")" = intact ] && [ "$(cat "$T/k.c")" = kernel-one ]
 }
 
 @test "identity 0: reports name each kernel booted by its bzImage's sha256" {
@@ -152,4 +152,28 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	grep -qx 'BOOT_STATUS=wrong-kernel' "$G/boot.env"
 	"$H/scan" "$G" 2>/dev/null
 	grep -q "^wrong-kernel	the guest ran \"Linux version .* #$n .*\", not the kernel booted (\".* #$m " "$G/failures.tsv"
+}
+
+@test "identity 7: what a candidate's build changes in the work copy or plants in its build dir never outlives it" {
+	[ "$(id -u)" = 0 ] || skip "not root: the build runs as the caller"
+	fake_branch 9.7
+	victim=$BATS_TEST_TMPDIR/victim && echo intact > "$victim"
+	c=$BATS_TEST_TMPDIR/cand && mkdir -p "$c"
+	# a candidate whose Makefile hunk, at build time, replaces a file no patch
+	# touches, plants links where the harness writes its records, and leaves
+	# a process behind to do more later
+	printf -- '--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,3 @@\n VERSION = 4\n+$(shell rm -f $(CURDIR)/a.c; echo evil > $(CURDIR)/a.c; ln -s %s $(O)/.sg-built; ln -s %s $(CURDIR)/.sg-key; (sleep 5; echo late > $(O)/late) >/dev/null 2>&1 &)\n PATCHLEVEL = 19\n' \
+		"$victim" "$victim" > "$c/0001-evil.patch"
+	VSRC=$(SERIES=$c "$R/harness/series" 9.7 patched "$K")
+	"$R/harness/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
+	[ "$(cat "$VSRC/a.c")" = evil ]	# it ran, as the build user
+	[ "$(cat "$victim")" = intact ]
+	sleep 6
+	[ ! -e "$BATS_TEST_TMPDIR/out/late" ]
+	# the branch's own series: the work copy is the tree again, not the candidate's
+	run "$R/harness/series" 9.7 patched "$K"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"differs from the tree outside the series' paths (a.c "*"): copied afresh"* ]]
+	[ "$(cat "$VSRC/a.c")" = a1 ] && [ "$(cat "$VSRC/b.c")" = b2 ] && [ "$(cat "$victim")" = intact ]
 }
