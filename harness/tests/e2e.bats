@@ -40,7 +40,9 @@ setup_file() {
 	d=$ROOT/reports/6.1/latest
 	# each kernel booted: named by the sha256 of the copy kept and booted, and
 	# the guest's banner has the build number of that bzImage's header
-	jq -e '[.kernels[].variant] == ["baseline", "patched"] and all(.kernels[]; .boot == "ok")' "$j"
+	jq -e '[.kernels[] | select(.variant | test("minimiser") | not)] | map(.variant) == ["baseline", "patched"] and all(.boot == "ok")' "$j"
+	# the minimiser booted the kept copy of the kernel whose log it minimised
+	jq -e '(.kernels | map({(.variant): .sha256}) | add) as $k | [.kernels[] | select(.variant | test("minimiser")) | .sha256 == $k[.variant | split(" ")[0]]] | all' "$j"
 	for v in baseline patched; do
 		k=$(sed -n 's/^KERNEL=//p' "$d/$v/boot.env")
 		[ "$(sha256sum < "$k" | cut -c1-64)" = "$(jq -r --arg v "$v" '.kernels[] | select(.variant == $v) | .sha256' "$j")" ]

@@ -152,7 +152,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 validate_bg() {
 	_log=$1; shift
 	setsid perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV or die' \
-		env "$@" make -C "$R" -s validate > "$_log" 2>&1 &
+		env "$@" make -C "$R" -s validate > "$_log" 2>&1 3>&- &
 	VPID=$!
 }
 gone() { # gone PGID: every process of the group has exited (within 10 s)
@@ -388,7 +388,7 @@ series_in_tree=no'
 		rm -f "$BATS_TEST_TMPDIR/qemu.pid"
 		validate_bg "$BATS_TEST_TMPDIR/q.log" PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg \
 			KSRC="$K" VARIANTS=patched SUITES=smoke branch=9.5
-		wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120
+		wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120 || { cat "$BATS_TEST_TMPDIR/all.log"; kill -TERM -- -$apid; false; }
 		q=$(cat "$BATS_TEST_TMPDIR/qemu.pid")
 		kill -$sig -- -$VPID
 		gone $VPID
@@ -410,9 +410,9 @@ series_in_tree=no'
 	mkdir -p "$BATS_TEST_TMPDIR/kd"
 	ln -s "$K" "$BATS_TEST_TMPDIR/kd/linux-9.5"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC_DIR="$BATS_TEST_TMPDIR/kd" VARIANTS=patched SUITES=smoke \
-		setsid "$R/harness/validate-all" 9.5 > "$BATS_TEST_TMPDIR/all.log" 2>&1 &
+		setsid "$R/harness/validate-all" 9.5 > "$BATS_TEST_TMPDIR/all.log" 2>&1 3>&- &
 	apid=$!
-	wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120
+	wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120 || { cat "$BATS_TEST_TMPDIR/all.log"; kill -TERM -- -$apid; false; }
 	q=$(cat "$BATS_TEST_TMPDIR/qemu.pid")
 	kill -TERM "$apid"
 	for _i in $(seq 15); do kill -0 "$q" 2>/dev/null || break; sleep 1; done
@@ -420,4 +420,6 @@ series_in_tree=no'
 	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg BOOT_TIMEOUT=5 KSRC="$K" VARIANTS=patched SUITES=smoke \
 		"$R/harness/validate" 9.5
 	[[ "$output" != *"waiting"* ]]
+	# KSRC reached through a link: the series went into a copy, not the tree
+	[ "$(cat "$K/b.c")" = b1 ]
 }

@@ -87,7 +87,7 @@ series_hash() {
 # waits for the branch's lock; then it is stopped, before it gets it.
 waits() {
 	_log=$1; shift
-	setsid "$@" > "$_log" 2>&1 &
+	setsid "$@" > "$_log" 2>&1 3>&- &
 	_pid=$!
 	_rc=0
 	wait_for "$_log" 'holds its work and build dirs; waiting' 20 || _rc=1
@@ -107,7 +107,7 @@ waits() {
 	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC=$K
 	# the validate holds the lock through its harness/kernel, and through
 	# harness/evidence's (EVIDENCE=1: prefix-1), without waiting on itself
-	EVIDENCE=1 VARIANTS=patched setsid "$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 &
+	EVIDENCE=1 VARIANTS=patched setsid "$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
 	vpid=$!
 	wait_for "$BATS_TEST_TMPDIR/v.log" '== boot \(patched\)'
 	run=$(readlink -f "$R/reports/9.5/latest")
