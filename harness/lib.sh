@@ -78,11 +78,15 @@ sg_need() { # sg_need TOOL...: fail with SG_EXIT_ENV naming the missing tools
 # In a PID namespace of its own, with no network: nothing it starts outlives
 # it (the namespace ends with CMD), so no code of the build user's runs while
 # the harness, as root, works in the dirs that user may write.
+# The namespace's PID 1 is a shell that waits for CMD: the kernel drops a
+# signal sent to a PID 1 that has no handler of its own, so make as PID 1
+# outlived a SIGTERM to its run; CMD, as PID 2, gets the group's signals.
 sg_as_builder() {
 	if [ "$(id -u)" != 0 ]; then "$@"; return; fi
 	unshare --pid --fork --kill-child --net -- \
 		setpriv --reuid="$SG_BUILD_USER" --regid="$SG_BUILD_USER" --clear-groups \
-		--inh-caps=-all --bounding-set=-all --no-new-privs -- env HOME=/nonexistent "$@"
+		--inh-caps=-all --bounding-set=-all --no-new-privs -- \
+		env HOME=/nonexistent sh -c '"$@"; exit $?' sg-builder "$@"
 }
 
 # sg_builder_owns [-d] DIR...: the build user may write DIR (root only):
