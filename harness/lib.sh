@@ -38,6 +38,40 @@ sg_stage() {
 	SG_STAGE=$1 _req=$2; shift 2
 	case "${1:-}" in -h|--help) sg_help "$0"; exit 0 ;; esac
 	sg_args "$_req" "$@"
+	trap 'sg_on_signal 129' HUP
+	trap 'sg_on_signal 130' INT
+	trap 'sg_on_signal 141' PIPE	# the run's log reader (tee) gone first
+	trap 'sg_on_signal 143' TERM
+	[ -n "${SG_RUN_PID:-}" ] || sg_supervise "$@"
+}
+
+# sg_supervise ARG...: the first stage of a run runs again as its own child,
+# and this shell (the pid a user sees) only waits for it. dash runs a trap
+# only when the foreground command it waits for has ended, so a stage waiting
+# for tar or make would take a signal to its pid alone only after them;
+# `wait` returns at once, and sg_on_signal ends the whole run.
+sg_supervise() {
+	SG_RUN_PID=$$
+	export SG_RUN_PID
+	exec 3<&0
+	/bin/sh "$0" "$@" <&3 3<&- &
+	wait $! || exit $?
+	exit 0
+}
+
+# sg_on_signal CODE: a stage that gets a signal ends every process it
+# started (tar, make, QEMU: a signal to the stage's pid alone reaches none of
+# them), then exits CODE, through its EXIT trap (its temporary files go). A
+# stage sets its own EXIT trap, never its own signal traps.
+sg_on_signal() {
+	trap '' HUP INT PIPE TERM
+	_pids=$(sg_descendants $$)
+	# shellcheck disable=SC2086 # a list of pids
+	[ -z "$_pids" ] || kill -TERM $_pids 2>/dev/null
+	exit "$1"
+}
+sg_descendants() { # sg_descendants PID: every process below PID
+	for _c in $(pgrep -P "$1"); do echo "$_c"; sg_descendants "$_c"; done
 }
 
 # sg_args 'ARG...' "$@": at least as many arguments as ARG names, or
@@ -155,8 +189,15 @@ sg_space() {
 
 sg_branches() { # list known branch names (data under backports/ and mainline/)
 	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
-		[ -f "$_c" ] && sed -n 's/^name=//p' "$_c" | tail -n 1
+		[ -f "$_c" ] && sg_conf_key "$_c" name
 	done
+}
+
+# sg_conf_key FILE KEY: KEY's value in a branch.conf, as branch-conf.awk
+# reads it (the last one, one pair of quotes stripped), for a lookup before
+# the file is checked.
+sg_conf_key() {
+	sed -n "s/^$2=//p" "$1" | tail -n 1 | sed "s/^\"\(.*\)\"\$/\1/; t; s/^'\(.*\)'\$/\1/"
 }
 
 sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comma separated
@@ -166,7 +207,7 @@ sg_suites() { # the suites the harness has: harness/suites/<name>/Makefile, comm
 sg_branch_dir() { # sg_branch_dir NAME: directory holding that branch's data
 	for _c in "$SG_ROOT"/backports/*/branch.conf "$SG_ROOT"/mainline/branch.conf; do
 		[ -f "$_c" ] || continue
-		if [ "$(sed -n 's/^name=//p' "$_c" | tail -n 1)" = "$1" ]; then dirname "$_c"; return 0; fi
+		if [ "$(sg_conf_key "$_c" name)" = "$1" ]; then dirname "$_c"; return 0; fi
 	done
 	return 1
 }

@@ -330,6 +330,48 @@ apt_sources="debian:bookworm"'
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
 }
 
+@test "SIGTERM to a stage's pid alone: what it started ends with it, and its temporary dirs go" {
+	fake_branch 9.5
+	tar -czf "$BATS_TEST_TMPDIR/k.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.5
+	mkdir -p "$BATS_TEST_TMPDIR/bin" "$BATS_TEST_TMPDIR/tmp"
+	# a slow tar and a slow make, each writing its pid
+	printf '#!/bin/sh
+echo $$ > "%s/tar.pid"
+/bin/tar "$@" || exit
+case "$*" in *-x*) sleep 30;; esac
+' \
+		"$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/tar"
+	printf '#!/bin/sh
+echo $$ > "%s/make.pid"
+exec sleep 30
+' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/make"
+	chmod +x "$BATS_TEST_TMPDIR/bin/tar" "$BATS_TEST_TMPDIR/bin/make"
+	# validate, during the extraction
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" KSRC="$BATS_TEST_TMPDIR/k.tar.gz" VARIANTS=patched \
+		"$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
+	v=$!
+	wait_for "$BATS_TEST_TMPDIR/v.log" 'extracting k.tar.gz'
+	sleep 1
+	kill -TERM "$v"
+	for p in $v $(cat "$BATS_TEST_TMPDIR/tar.pid"); do
+		for _i in $(seq 5); do kill -0 "$p" 2>/dev/null || break; sleep 1; done
+		! kill -0 "$p" 2>/dev/null || { ps -o pid,args -p "$p"; false; }
+	done
+	! ls "$STABLEGATE_CACHE"/src/ | grep -v '[.]lock$' || false
+	# the initramfs stage, while it builds the suites
+	PATH="$BATS_TEST_TMPDIR/bin:$PATH" TMPDIR="$BATS_TEST_TMPDIR/tmp" \
+		"$R/harness/image" initramfs "$BATS_TEST_TMPDIR/i.cpio" 3>&- &
+	i=$!
+	wait_for "$BATS_TEST_TMPDIR/make.pid" '^[0-9]+$' 30
+	kill -TERM "$i"
+	for p in $i $(cat "$BATS_TEST_TMPDIR/make.pid"); do
+		for _i in $(seq 5); do kill -0 "$p" 2>/dev/null || break; sleep 1; done
+		! kill -0 "$p" 2>/dev/null || { ps -o pid,args -p "$p"; false; }
+	done
+	[ -z "$(ls "$BATS_TEST_TMPDIR/tmp")" ] && [ ! -e "$BATS_TEST_TMPDIR/i.cpio" ]
+	result "validate's tar and the initramfs stage's make ended with them; no staging dir left"
+}
+
 @test "two validates at once: different branches both succeed; the same branch waits on its lock" {
 	need_kernel
 	fake_branch 9.5
