@@ -44,7 +44,7 @@ listing() {
 	[ "$(cat "$w/b.c")" = b1 ]
 }
 
-@test "untrusted 1: a file header naming a path outside the tree is refused, naming the patch and the path; nothing is acted on" {
+@test "untrusted 1: a file header naming a path outside the tree is refused by series and prefixes, naming the patch and the path; nothing is acted on" {
 	echo keep > "$BATS_TEST_TMPDIR/victim.c"
 	for hdr in '--- a/../../../victim.c\n+++ b/../../../victim.c\n@@ -1 +1 @@\n-keep\n+owned\n' \
 		"--- /dev/null\n+++ $BATS_TEST_TMPDIR/victim.c\n@@ -0,0 +1 @@\n+owned\n" \
@@ -58,6 +58,11 @@ listing() {
 		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ] && [ "$(cat "$K/a.c")" = a1 ]
 		run "$H/series" 9.6 baseline "$K"
 		[ "$status" -eq 0 ] && [ "$(cat "$w/a.c")" = a1 ]
+		# make prefixes applies the same patches one at a time: the same refusal
+		KSRC=$K run "$H/prefixes" 9.6
+		[ "$status" -eq 1 ]
+		[[ "$output" == *"prefixes: error: 0001-x.patch:"[0-9]*": refused: "*"victim.c is outside the tree"* ]]
+		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ]
 	done
 }
 
@@ -128,6 +133,12 @@ listing() {
 	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_load_branch 9.7 && printf "%s|%s|%s\n" "$name" "$mkfs_xfs" "$mkfs_ext4"'
 	[ "$status" -eq 0 ]
 	[ "$output" = "9.7|-m reflink=1,bigtime=0|-O ^has_journal" ]
+	# a quoted name and reference are the branch's, wherever a branch is looked up
+	printf 'name="9.7"\ntree=ksrc\nreference='"'"'yes'"'"'\n' > "$R/backports/9.6/branch.conf"
+	run make -s -C "$R" branches
+	[[ "$output" == *9.7* ]] && [[ "$output" != *'"'* ]]
+	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_load_branch 9.7 && echo "$name $reference"'
+	[ "$output" = "9.7 yes" ]
 }
 
 @test "untrusted 5: a deps.tsv probe never reads outside the tree: absolute and .. files are malformed (exit 2), a symlink out of the tree never matches" {
