@@ -24,10 +24,12 @@ up[np] == "" && /^commit [0-9a-f]+ upstream/ { split($0, w, " "); up[np] = id12(
 	s = t; if (match(s, /\(".*"\)/)) s = substr(s, RSTART + 2, RLENGTH - 4); else s = "-"
 	nd++; dep[nd] = substr(c, 1, 12); dsubj[nd] = s; dby[nd] = np; dtr[nd] = t; dkind[nd] = $0; sub(/:.*/, "", dkind[nd])
 }
+# (no field is empty: harness/deps reads the rows with a tab IFS, which
+# merges empty fields)
 function row(c, s, st, p, why) {
 	if ((c in listed) || (c in done)) return
 	done[c] = 1
-	print c "\t" s "\t" st "\t" p "\t" ((c in probe) ? probe[c] : "-") "\t" why
+	print c "\t" (s == "" ? "-" : s) "\t" st "\t" p "\t" (probe[c] == "" ? "-" : probe[c]) "\t" why
 }
 END {
 	for (i = 1; i <= np; i++)

@@ -8,6 +8,7 @@ BEGIN { n = split(series, s, "\n"); for (i = 1; i <= n; i++) { p = s[i]; inserie
 NR == 1 || /^#/ || /^$/ { next }
 function bad(why) { printf "%s:%d: %s\n", f, NR, why; err = 1; exit }
 NF != 6 { bad("has " NF " fields, needs 6 (commit, subject, status, patch, probe, why)") }
+{ for (i = 1; i <= 6; i++) if ($i == "") bad("field " i " is empty (- stands for none)") }
 $3 !~ /^(present|carried|replaced)$/ { bad("status \"" $3 "\" is not present, carried or replaced") }
 $3 == "present" && $4 != "-" { bad("a present row names no patch (-)") }
 $3 != "present" {

@@ -488,6 +488,10 @@ series_in_tree=no'
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-')"
 	run "$R/harness/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: has 4 fields, needs 6"* ]]
+	# an empty field would shift the rest under harness/deps's tab IFS
+	deps_branch "$(printf 'abc\t\tpresent\t-\tfs/a.c:x\twhy')"
+	run "$R/harness/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: field 2 is empty (- stands for none)"* ]]
 	# validate refuses before making a run directory
 	run "$R/harness/validate" 9.5
 	[ "$status" -eq 2 ]
