@@ -14,9 +14,20 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
 | ($baseline.present and ($baseline.skipped | not)) as $have_base
 | ($divergences | map({(.test): .}) | add // {}) as $known
 # A case that baseline ran and the patched kernel, which finished its boot,
-# gave no result for is missing: a lost result, never a pass.
+# gave no result for is missing: a lost result, never a pass. Unless the
+# guest said why it did not run it: its filesystem went down on the patched
+# kernel (a kernel failure of its own: "fs xfs down before soak"), or its
+# suite was skipped whole; such a case is not run, with that reason.
+| [$patched.failures[] | select(.kind == "fs-error") | .detail
+   | capture("^fs (?<fs>[a-z0-9]+) down before").fs] as $down
+| [$patched.tests[] | select(.name == .suite and .status == "skip") | .suite] as $skipped_suites
 | [if $have_base and $patched.boot.BOOT_STATUS == "ok" then $baseline.tests[] | select($p[key] == null)
-   | {suite, name, baseline: .status} else empty end] as $missing
+   | (.name | split(".") | last) as $fs | .suite as $s
+   | {suite, name, baseline: .status,
+      why: (if $down | any(. == $fs) then "fs \($fs) down on the patched kernel"
+            elif $skipped_suites | any(. == $s) then "suite \($s) skipped on the patched kernel"
+            else null end)} else empty end] as $unrun
+| [$unrun[] | select(.why == null) | del(.why)] as $missing
 # Each dependency as the probes found it: present in the tree as given,
 # brought by the series (then carried or replaced, as the row says), or
 # missing from the patched tree.
@@ -74,7 +85,8 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   kernel_failures: ($patched | kernel),
   baseline_kernel_failures: ($baseline | kernel),
   missing_deps: [$depres[] | select(.status == "missing")],
-  missing: $missing
+  missing: $missing,
+  not_run: [$unrun[] | select(.why != null)]
 } as $cmp
 | ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect" and .stage != "minimise"
                         and (.variant | startswith("prefix-") | not))]

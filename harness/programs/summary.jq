@@ -34,7 +34,8 @@ def minimised_line: "\(.variant) \(.fs) soak log: " + (if .status == "ok" or .st
 "- Regressions (pass → fail): \(names(.comparison.regressions))",
 "- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
 "- New skips: \(names(.comparison.new_skips))",
-(if n(.comparison.missing // []) > 0 then "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): \(names(.comparison.missing))" else empty end) end) end),
+(if n(.comparison.missing // []) > 0 then "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): \(names(.comparison.missing))" else empty end),
+(.comparison.not_run // [] | group_by(.why)[] | "- Not run on the patched kernel, \(.[0].why): \(names(.))") end) end),
 "",
 (if n(.comparison.regressions | map(select(.introduced_by))) > 0 then
  "Bisected over the prefixes of the series:", "",

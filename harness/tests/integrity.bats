@@ -181,3 +181,20 @@ outputs() {
 	jq -e '.totals.patched == {passed: 0, failed: 0, skipped: 0, kernel_failures: 0}' "$j"
 	echo "# result: $(jq -r '.broken_stages[0].status' "$j")" >&3
 }
+
+@test "integrity 11: a case the guest did not run because its filesystem went down is not run, with why; the fs-error makes it UNSAFE" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	printf 'soak\tsoak.xfs\tpass\t\nsoak\tsoak.ext4\tpass\t\n' >> "$r/baseline/results.tsv"
+	printf 'soak\tsoak.ext4\tpass\t\n' >> "$r/patched/results.tsv"
+	printf 'fs-error\tfs xfs down before soak: a probe write failed (shut down?); later suites run without it\n' > "$r/patched/failures.tsv"
+	outputs "$r"
+	j=$r/result.json
+	jq -e '.comparison.missing == [] and .comparison.not_run == [{suite: "soak", name: "soak.xfs", baseline: "pass", why: "fs xfs down on the patched kernel"}]' "$j"
+	jq -e '.verdict == "UNSAFE"' "$j"
+	grep -qF -- '- Not run on the patched kernel, fs xfs down on the patched kernel: `soak/soak.xfs`' "$r/summary.md"
+	# without the guest's word, the same gap is missing
+	: > "$r/patched/failures.tsv"
+	outputs "$r"
+	jq -e '.verdict == "INCONCLUSIVE" and .comparison.missing == [{suite: "soak", name: "soak.xfs", baseline: "pass"}]' "$j"
+}
