@@ -342,6 +342,11 @@ sg_getenv() { # sg_getenv FILE KEY
 
 sg_now() { date +%s; }
 
+# sg_redact: stdin with no credentials in its URLs: of "//USER:TOKEN@HOST",
+# all up to the authority's last @ goes (where lavacli, and Python's urllib,
+# take the host to start), whatever the token holds.
+sg_redact() { sed 's|//[^/?#[:space:]]*@|//|g'; }
+
 # sg_run_stage NAME VARIANT LOG CMD...: run one stage of a run, time it and
 # keep its log: stderr (progress, errors) goes live to the terminal and into
 # LOG, stdout into LOG.out; a line in RUN_DIR/stages.tsv, and a failed

@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# What a run's reports can be trusted with: a corrupt result.json is named and
+# renders nothing, KCIDB output is valid only when whole, every report file
+# is whole or as it was, and a LAVA lab's token is in no file and no argv.
+
+load helpers
+
+setup() {
+	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	H=$ROOT/harness
+	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+}
+
+URL='https://u:S3CRET@TOKEN@lava.example/RPC2'
+
+# stand_in_lavacli ANSWER: a lavacli on PATH that records, for each call,
+# its argv (argv), its configuration file (config) and that file's mode
+# (mode), and answers as lavacli does: a job id to jobs submit (or, with
+# ANSWER=refuse, the error lavacli prints with the URI it connected to), a
+# finished job's log to jobs logs.
+stand_in_lavacli() {
+	L=$BATS_TEST_TMPDIR/lavacli
+	mkdir -p "$L/bin"
+	cat > "$L/bin/lavacli" <<SH
+#!/bin/sh
+printf '%s\n' "\$*" >> "$L/argv"
+c=\${XDG_CONFIG_HOME:-\$HOME/.config}/lavacli.yaml
+stat -c %a "\$c" >> "$L/mode"
+cp "\$c" "$L/config"
+echo "\$c" >> "$L/files"
+case "\$*" in
+*"jobs submit"*)
+	[ "$1" != refuse ] || { echo "Unable to connect to '$URL': [Errno 111] Connection refused"; exit 1; }
+	echo 42 ;;
+*"jobs logs"*)
+	echo '- {"dt": "2026-12-04T00:00:01", "lvl": "target", "msg": "    ok 1 mount.xfs"}'
+	echo '- {"dt": "2026-12-04T00:00:01", "lvl": "results", "msg": {"definition": "smoke", "case": "mount.xfs", "result": "pass"}}'
+	echo '- {"dt": "2026-12-04T00:00:02", "lvl": "results", "msg": {"definition": "lava", "case": "job", "result": "pass"}}' ;;
+esac
+SH
+	chmod +x "$L/bin/lavacli"
+}
+
+# secret_nowhere DIR: neither part of the token after the URL's first @
+# ("S3CRET", "TOKEN") in any file of DIR, nor in lavacli's argv.
+secret_nowhere() {
+	run grep -rlE 'S3CRET|TOKEN' "$1" "$L/argv"
+	echo "$output"
+	[ "$status" -eq 1 ]
+}
+
+@test "lava-run at a lab: lavacli reads the token from a 0600 configuration that is then removed; the token is in no argv and no file" {
+	stand_in_lavacli pass
+	j=$BATS_TEST_TMPDIR/jobs
+	mkdir -p "$j"
+	printf 'timeouts:\n  job: {seconds: 60}\n' > "$j/patched.yaml"
+	: > "$j/device-qemu.yaml"
+	PATH=$L/bin:$PATH LAVA_URL=$URL run "$H/lava-run" "$j/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"https://lava.example/RPC2: job 42 submitted"* ]]
+	[[ "$output" != *S3CRET* ]] && [[ "$output" != *TOKEN* ]]
+	secret_nowhere "$BATS_TEST_TMPDIR/l"
+	grep -q '^LAVA_RESULT=pass$' "$BATS_TEST_TMPDIR/l/lava.env"
+	# every call: the identity, never the URI; its configuration private
+	[ "$(cut -d' ' -f1-4 "$L/argv" | tr '\n' '|')" = "-i stablegate jobs submit|-i stablegate jobs wait|-i stablegate jobs logs|" ]
+	[ "$(sort -u "$L/mode")" = 600 ]
+	# the configuration as lavacli reads it: the URL without its credentials,
+	# the user and the whole token (to the authority's last @) apart
+	python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["stablegate"])' \
+		"$L/config" > "$BATS_TEST_TMPDIR/id"
+	[ "$(cat "$BATS_TEST_TMPDIR/id")" = "{'uri': 'https://lava.example/RPC2', 'username': 'u', 'token': 'S3CRET@TOKEN'}" ]
+	# and gone afterwards
+	[ "$(sort -u "$L/files" | wc -l)" = 1 ]
+	[ ! -e "$(dirname "$(head -n 1 "$L/files")")" ]
+}
+
+@test "validate RUNNER=lava at a lab that refuses the job: the lab is named without its token in every file of the run" {
+	stand_in_lavacli refuse
+	fake_branch 9.5
+	PATH=$L/bin:$PATH RUNNER=lava LAVA_URL=$URL LAVA_ARTEFACTS=http://artefacts.example \
+		VARIANTS=patched SUITES=smoke KSRC=$K run "$R/harness/validate" 9.5
+	echo "$output" | tail -n 20
+	[[ "$output" != *S3CRET* ]] && [[ "$output" != *TOKEN* ]]
+	d=$R/reports/9.5/latest
+	[ -f "$d/summary.md" ]
+	secret_nowhere "$d/"
+	grep -qx 'RUNNER=lava https://lava.example/RPC2' "$d/patched/boot.env"
+	grep -q "^lava-run patched: .*https://lava.example/RPC2: the job was not accepted: Unable to connect to 'https://lava.example/RPC2'" "$d/stage-errors.txt"
+	jq -e '.stage_errors | any(contains("https://lava.example/RPC2: the job was not accepted"))' "$d/result.json"
+}
