@@ -15,7 +15,7 @@ export SG_ROOT STABLEGATE_CACHE
 
 # Exit statuses shared by all stages and the validate driver.
 SG_EXIT_FAIL=1      # the stage ran and failed (reject, build error, boot hang ...)
-SG_EXIT_USAGE=2     # bad arguments, unknown branch
+SG_EXIT_USAGE=2     # bad arguments or data: unknown branch, a corrupt result.json
 SG_EXIT_NOTREE=3    # the branch's tree is not installable here and no KSRC= was given
 SG_EXIT_ENV=4       # the machine lacks something: a tool, disk space
 
@@ -346,6 +346,14 @@ sg_now() { date +%s; }
 # all up to the authority's last @ goes (where lavacli, and Python's urllib,
 # take the host to start), whatever the token holds.
 sg_redact() { sed 's|//[^/?#[:space:]]*@|//|g'; }
+
+# sg_result FILE: FILE is a whole stablegate result (every key the report
+# programs read, harness/programs/result-check.jq), or exit 2 naming it
+# corrupt and what is wrong, before anything is rendered from it.
+sg_result() {
+	_bad=$(jq -r -s -f "$SG_PROGRAMS/result-check.jq" "$1" 2>&1) || _bad="not JSON: $_bad"
+	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$1: corrupt: not a complete stablegate result: $_bad"
+}
 
 # sg_run_stage NAME VARIANT LOG CMD...: run one stage of a run, time it and
 # keep its log: stderr (progress, errors) goes live to the terminal and into

@@ -11,6 +11,51 @@ setup() {
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
 }
 
+# archived DIR: a reported run's result.json alone in DIR, rendered from it;
+# a copy of its reports in DIR.before.
+archived() {
+	make_run "$BATS_TEST_TMPDIR/r" fail pass
+	"$H/report" "$BATS_TEST_TMPDIR/r"
+	mkdir -p "$1" && cp "$BATS_TEST_TMPDIR/r/result.json" "$1/"
+	"$H/report" "$1"
+	cp -r "$1" "$1.before"
+}
+
+# intact DIR: DIR's files are those of DIR.before, byte for byte, and no
+# temp file is left.
+intact() {
+	diff -r "$1.before" "$1"
+}
+
+@test "report: a corrupt result.json (cut, {}, null, random bytes, no verdict) is named, exit 2, the reports as they were" {
+	a=$BATS_TEST_TMPDIR/a
+	archived "$a"
+	good=$a.before/result.json
+	for bad in cut '{}' null random verdict; do
+		case $bad in
+		cut) head -c 300 "$good" > "$a/result.json" ;;
+		random) head -c 600 /dev/urandom > "$a/result.json" ;;
+		verdict) jq '.verdict = "MAYBE"' "$good" > "$a/result.json" ;;
+		*) echo "$bad" > "$a/result.json" ;;
+		esac
+		run "$H/report" "$a"
+		echo "$bad: $output"
+		[ "$status" -eq 2 ]
+		[[ "$output" == *"$a/result.json: corrupt: not a complete stablegate result"* ]]
+		cp "$good" "$a/result.json"
+		intact "$a"
+	done
+	# named, not rendered: the verdict of a result with no verdict
+	echo '{}' > "$a/result.json"
+	run "$H/report" "$a"
+	[[ "$output" == *"no verdict"* ]]
+	# kcidb reads the same result.json: named the same way, nothing written
+	run "$H/kcidb" "$a"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"corrupt: not a complete stablegate result"* ]]
+	[ ! -e "$a/kcidb.json" ]
+}
+
 URL='https://u:S3CRET@TOKEN@lava.example/RPC2'
 
 # stand_in_lavacli ANSWER: a lavacli on PATH that records, for each call,
