@@ -347,6 +347,16 @@ sg_now() { date +%s; }
 # take the host to start), whatever the token holds.
 sg_redact() { sed 's|//[^/?#[:space:]]*@|//|g'; }
 
+# sg_write FILE CMD...: CMD's output as FILE, whole or not at all: written to
+# FILE.tmp beside it, then renamed. When CMD fails, the temp file goes, FILE
+# stays as it was and the stage ends, naming it.
+sg_write() {
+	_f=$1; shift
+	"$@" > "$_f.tmp" && mv "$_f.tmp" "$_f" && return 0
+	rm -f "$_f.tmp"
+	sg_die $SG_EXIT_FAIL "$_f: not written ($1 failed); it is as it was"
+}
+
 # sg_result FILE: FILE is a whole stablegate result (every key the report
 # programs read, harness/programs/result-check.jq), or exit 2 naming it
 # corrupt and what is wrong, before anything is rendered from it.
