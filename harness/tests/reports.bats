@@ -56,6 +56,29 @@ intact() {
 	[ ! -e "$a/kcidb.json" ]
 }
 
+@test "kcidb: {} and KCIDB data without builds or tests are not valid KCIDB; a run with none is not said to be" {
+	c=$H/programs/kcidb-check.jq
+	run jq -r -f "$c" <<< '{}'
+	[[ "$output" == *"checkouts: none"* ]]
+	co='{"id": "stablegate:x:1:patched", "origin": "stablegate", "valid": true}'
+	run jq -r -f "$c" <<< "{\"version\": {\"major\": 4}, \"checkouts\": [$co], \"builds\": [], \"tests\": []}"
+	[[ "$output" == *"checkouts stablegate:x:1:patched: valid, and no build of it"* ]]
+	bu='{"id": "stablegate:x:1:patched", "checkout_id": "stablegate:x:1:patched", "origin": "stablegate", "valid": true}'
+	run jq -r -f "$c" <<< "{\"version\": {\"major\": 4}, \"checkouts\": [$co], \"builds\": [$bu], \"tests\": []}"
+	[[ "$output" == *"builds stablegate:x:1:patched: valid, and no test of it"* ]]
+	# a run whose kernels were never configured nor built: KCIDB data with no
+	# build, written and named invalid (exit 1)
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	"$H/report" "$r"
+	run "$H/kcidb" "$r"
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" != *"valid KCIDB v4"* ]]
+	[[ "$output" == *"valid, and no build of it"* ]]
+	jq -e '.builds == [] and .tests == []' "$r/kcidb.json"
+}
+
 @test "report, kcidb: a render that fails leaves the reports as they were and no temp file" {
 	a=$BATS_TEST_TMPDIR/a
 	archived "$a"
