@@ -98,6 +98,18 @@ intact() {
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"$a/kcidb.json: not written"* ]]
 	intact "$a"
+	# from a run's logs: result.json as it was, and none of report's work files
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass fail
+	"$H/report" "$r" || true
+	cp -r "$r" "$r.before"
+	printf 'syscall\ta.xfs\tx\t0001-x.patch\t\n' > "$r/bisect.tsv"	# (k: not a number)
+	cp "$r/bisect.tsv" "$r.before/"
+	run "$H/report" "$r"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"$r/result.json: not written"* ]]
+	intact "$r"
 }
 
 @test "matrix: a render that fails leaves matrix.json and matrix.md as they were and no temp file" {
