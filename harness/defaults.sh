@@ -47,7 +47,7 @@
 
 # -- LAVA (harness/lava-jobs, lava-run, lava-submit; make lava-jobs, RUNNER=lava) --
 : "${RUNNER:=qemu}"      # qemu: boot here (harness/boot); lava: each boot as a LAVA job; lava-jobs: only write the jobs
-: "${LAVA_URL:=}"        # RUNNER=lava: the lab's API (lavacli --uri, https://USER:TOKEN@HOST/RPC2); empty: lava-run here
+: "${LAVA_URL:=}"        # RUNNER=lava: the lab's API (for lavacli, https://USER:TOKEN@HOST/RPC2); empty: lava-run here
 : "${LAVA_ARTEFACTS:=}"  # URL serving $STABLEGATE_CACHE/lava/ (jobs fetch <it>/<branch>/<run>/...); empty: file:// of it
 : "${SEEDS:=}"           # lava-jobs: one job per kernel and soak seed (space separated); empty: the run's seed
 

@@ -15,7 +15,7 @@ export SG_ROOT STABLEGATE_CACHE
 
 # Exit statuses shared by all stages and the validate driver.
 SG_EXIT_FAIL=1      # the stage ran and failed (reject, build error, boot hang ...)
-SG_EXIT_USAGE=2     # bad arguments, unknown branch
+SG_EXIT_USAGE=2     # bad arguments or data: unknown branch, a corrupt result.json
 SG_EXIT_NOTREE=3    # the branch's tree is not installable here and no KSRC= was given
 SG_EXIT_ENV=4       # the machine lacks something: a tool, disk space
 
@@ -386,6 +386,29 @@ sg_getenv() { # sg_getenv FILE KEY
 }
 
 sg_now() { date +%s; }
+
+# sg_redact: stdin with no credentials in its URLs: of "//USER:TOKEN@HOST",
+# all up to the authority's last @ goes (where lavacli, and Python's urllib,
+# take the host to start), whatever the token holds.
+sg_redact() { sed 's|//[^/?#[:space:]]*@|//|g'; }
+
+# sg_write FILE CMD...: CMD's output as FILE, whole or not at all: written to
+# FILE.tmp beside it, then renamed. When CMD fails, the temp file goes, FILE
+# stays as it was and the stage ends, naming it.
+sg_write() {
+	_f=$1; shift
+	"$@" > "$_f.tmp" && mv "$_f.tmp" "$_f" && return 0
+	rm -f "$_f.tmp"
+	sg_die $SG_EXIT_FAIL "$_f: not written ($1 failed); it is as it was"
+}
+
+# sg_result FILE: FILE is a whole stablegate result (every key the report
+# programs read, harness/programs/result-check.jq), or exit 2 naming it
+# corrupt and what is wrong, before anything is rendered from it.
+sg_result() {
+	_bad=$(jq -r -s -f "$SG_PROGRAMS/result-check.jq" "$1" 2>&1) || _bad="not JSON: $_bad"
+	[ -z "$_bad" ] || sg_die $SG_EXIT_USAGE "$1: corrupt: not a complete stablegate result: $_bad"
+}
 
 # sg_run_stage NAME VARIANT LOG CMD...: run one stage of a run, time it and
 # keep its log: stderr (progress, errors) goes live to the terminal and into

@@ -3,8 +3,10 @@
 # required fields, patterns, enums and formats of version, checkouts,
 # builds and tests; the same rules as its JSON Schema, written out here so
 # that no network or Python package is needed). Then stablegate's own rules
-# for what it submits: origin "stablegate", every build's checkout and every
-# test's build present, ids unique, test paths stablegate.<...>.
+# for what it submits: origin "stablegate", at least one checkout, a build
+# of each valid checkout and a test of each valid build (only what failed
+# has nothing after it), every build's checkout and every test's build
+# present, ids unique, test paths stablegate.<...>.
 # jq -r -f kcidb-check.jq FILE: one line per violation, "<where>: <what>";
 # nothing when the data is valid.
 def origin_re: "^[a-z0-9_]+$";
@@ -114,6 +116,11 @@ end),
     | "\($list): id \(.[0]) appears \(length) times"),
    (["checkouts", "builds", "tests"][] as $list | $d[$list][]? | select(.origin != "stablegate" or ((.id // "") | startswith("stablegate:") | not))
     | "\($list) \(.id): origin \(.origin | tojson), not stablegate (and the id must start stablegate:)"),
+   (select($co == []) | "checkouts: none (a run has a checkout per kernel)"),
+   (.checkouts[]? | select(.valid != false and (.id as $c | [$d.builds[]?.checkout_id] | index([$c]) | not))
+    | "checkouts \(.id): valid, and no build of it"),
+   (.builds[]? | select(.valid != false and (.id as $b | [$d.tests[]?.build_id] | index([$b]) | not))
+    | "builds \(.id): valid, and no test of it"),
    (.builds[]? | select(.checkout_id as $c | $co | index([$c]) | not) | "builds \(.id): checkout \(.checkout_id) is not in checkouts"),
    (.tests[]? | select(.build_id as $b | $bu | index([$b]) | not) | "tests \(.id): build \(.build_id) is not in builds"),
    (.tests[]? | select((.path // "") | test("^stablegate\\.[a-zA-Z0-9_-]+") | not) | "tests \(.id): path \(.path | tojson) is not stablegate.<suite>..."),
