@@ -185,6 +185,7 @@ outputs() {
 @test "integrity 11: a case the guest did not run because its filesystem went down is not run, with why; the fs-error makes it UNSAFE" {
 	r=$BATS_TEST_TMPDIR/r
 	make_run "$r" pass pass
+	printf 'config\t%s\t1\tok\nbuild\t%s\t1\tok\n' baseline baseline patched patched >> "$r/stages.tsv"
 	printf 'soak\tsoak.xfs\tpass\t\nsoak\tsoak.ext4\tpass\t\n' >> "$r/baseline/results.tsv"
 	printf 'soak\tsoak.ext4\tpass\t\n' >> "$r/patched/results.tsv"
 	printf 'fs-error\tfs xfs down before soak: a probe write failed (shut down?); later suites run without it\n' > "$r/patched/failures.tsv"
