@@ -4,6 +4,7 @@
 # argument, never as shell text of a recipe; every setting is checked against
 # its rule in harness/defaults.sh before a stage does anything.
 
+# shellcheck disable=SC2154 # (file-wide) $stderr: set by bats's run --separate-stderr
 load helpers
 
 setup() {
@@ -93,4 +94,59 @@ stub_stages() {
 		[ "$(branch=$v m validate)" = "[$v] RUNNER= EVIDENCE=" ]
 	done
 	[ ! -e "$M" ]
+}
+
+# The settings: the names of defaults.sh's `: "${NAME:=...}"` lines.
+settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/defaults.sh"; }
+
+@test "every setting in defaults.sh has a [RULE] tag the check knows, and its default passes it; to the guest's shell the tags are comments" {
+	rule='(uint|uint>0|uint>=[0-9]+|path|text|[a-z0-9-]+(\|[a-z0-9-]+)+)(\.\.\.)?'
+	tagged="^: \"\\$\{[A-Z][A-Z0-9_]*:=.*\}\" +# \[$rule\] "
+	grep '^: "\${' "$ROOT/harness/defaults.sh" > "$BATS_TEST_TMPDIR/lines"
+	[ "$(wc -l < "$BATS_TEST_TMPDIR/lines")" -ge 45 ]
+	run grep -vE "$tagged" "$BATS_TEST_TMPDIR/lines"
+	echo "without a known rule: $output"
+	[ "$status" -eq 1 ]
+	# the defaults, set, pass
+	env -i PATH="$PATH" SG_ROOT="$ROOT" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_check_settings'
+	# the guest's busybox sh reads the same values with the tags as without them
+	command -v busybox || skip "no busybox"
+	sed 's/  *# \[.*//' "$ROOT/harness/defaults.sh" > "$BATS_TEST_TMPDIR/untagged.sh"
+	show='. "$1"; for n in '"$(settings | tr '\n' ' ')"'; do eval "echo $n=\${$n}"; done'
+	diff <(env -i busybox sh -c "$show" sh "$ROOT/harness/defaults.sh") <(env -i busybox sh -c "$show" sh "$BATS_TEST_TMPDIR/untagged.sh")
+	[ "$(env -i busybox sh -c "$show" sh "$ROOT/harness/defaults.sh" | grep -c '^[A-Z]')" -ge 45 ]
+}
+
+@test "a bad setting stops validate with one line naming it, exit 2: no run dir, nothing built" {
+	bats_require_minimum_version 1.5.0
+	fake_branch 9.5
+	for c in "SOAK_OPS=-1:a whole number > 0" "SOAK_OPS=abc:a whole number > 0" "SEED=abc:a whole number" \
+		"BOOT_TIMEOUT=0:a whole number > 0" "BOOT_STALL=abc:a whole number > 0" "VM_MEM=abc:a whole number > 0" \
+		"DISK_MB=1:a whole number >= 300" "TIME_FACTOR=1 2:a whole number > 0" "SOAK_OPS=010:a whole number > 0" \
+		"SEED=99999999999999999999:a whole number" "RUNNER=docker:qemu, lava or lava-jobs" "EVIDENCE=yes:0 or 1" \
+		"ACCEL=hvf:kvm or tcg" "VARIANTS=baseline patch:baseline or patched, space separated" \
+		"SEEDS=1 x:a whole number, space separated" "SOAK_REPLAY=/nosuch:an existing file or directory"; do
+		run --separate-stderr env "${c%%:*}" KSRC="$K" "$R/harness/validate" 9.5
+		echo "$c: exit $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "stablegate: validate: error: ${c%%:*}: takes ${c#*:} (harness/defaults.sh)" ]
+		[ ! -e "$R/reports/9.5" ]
+		[ ! -e "$STABLEGATE_CACHE/build" ]
+	done
+}
+
+@test "every stage checks the settings first, in its own name; an empty setting is its default" {
+	bats_require_minimum_version 1.5.0
+	for f in "$ROOT"/harness/*; do
+		[ -f "$f" ] && [ -x "$f" ] || continue
+		s=${f##*/}
+		run --separate-stderr env BOOT_STALL=abc "$f"
+		echo "$s: exit $status: $stderr"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "stablegate: $s: error: BOOT_STALL=abc: takes a whole number > 0 (harness/defaults.sh)" ]
+	done
+	# shellcheck disable=SC2046 # (one NAME= per setting)
+	run --separate-stderr env $(settings | sed 's/$/=/') "$ROOT/harness/report" /nosuch
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "stablegate: report: error: /nosuch is not a run directory (no env and stages.tsv, no result.json)" ]
 }
