@@ -19,9 +19,16 @@
 # Kernel trees, builds, images: $(STABLEGATE_CACHE) (default /var/cache/stablegate).
 
 SHELL := /bin/sh
+# A value given to make reaches the harness as given: a command-line
+# variable (branch=, RUN=, SEED=, ...) is taken as it stands, not expanded
+# as make text, and passed in the environment; the recipes use "$$branch",
+# never $(branch), so no value is ever part of a shell line. The makes the
+# harness runs (suites, kernels) do not get them as overrides to expand.
+$(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$(eval override export $v := $$(value $v))))
+MAKEOVERRIDES :=
 # The checkout, for harness/lib.sh when a recipe sources it.
 export SG_ROOT := $(CURDIR)
-PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
+export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
 	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils \
 	lava-dispatcher lavacli
 
@@ -37,19 +44,19 @@ help:	# the comment block above
 
 setup:
 	apt-get update -q
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $(PACKAGES)
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$PACKAGES
 	@# the unprivileged user that patches and builds (harness/lib.sh sg_as_builder)
 	id -u stablegate >/dev/null 2>&1 || useradd --system --user-group --no-create-home \
 		--home-dir /nonexistent --shell /usr/sbin/nologin stablegate
 
 validate:
-	@harness/validate "$(branch)"
+	@harness/validate "$$branch"
 
 lava-jobs:
-	@RUNNER=lava-jobs harness/validate "$(branch)"
+	@RUNNER=lava-jobs harness/validate "$$branch"
 
 evidence:
-	@EVIDENCE=1 harness/validate "$(branch)"
+	@EVIDENCE=1 harness/validate "$$branch"
 
 validate-all:
 	@harness/validate-all all
@@ -58,17 +65,17 @@ matrix:
 	@harness/matrix latest
 
 prefixes:
-	@harness/prefixes "$(branch)"
+	@harness/prefixes "$$branch"
 
 report:
-	@harness/report $(RUN)
+	@harness/report $${RUN:+"$$RUN"}
 
 kcidb:
-	@harness/kcidb $(RUN)
+	@harness/kcidb $${RUN:+"$$RUN"}
 
 minimise:
-	@harness/minimise $(if $(KERNEL),--kernel "$(KERNEL)") $(if $(branch),--branch "$(branch)") \
-		$(foreach k,$(CHECK_ON),--check-on "$(k)") $(if $(or $(RUN),$(LOG)),"$(or $(RUN),$(LOG))") $(if $(FS),"$(FS)")
+	@set -f; set --; for k in $$CHECK_ON; do set -- "$$@" --check-on "$$k"; done; log=$${RUN:-$$LOG}; \
+	harness/minimise $${KERNEL:+--kernel "$$KERNEL"} $${branch:+--branch "$$branch"} "$$@" $${log:+"$$log"} $${FS:+"$$FS"}
 
 branches:
 	@. harness/lib.sh && sg_branches
@@ -76,14 +83,15 @@ branches:
 suites:
 	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} || exit 1; done
 
+lint: export SHELL_FILES := $(SHELL_FILES)
 lint:
-	@shellcheck $(SHELL_FILES)
+	@shellcheck $$SHELL_FILES
 
 check: suites lint
 	@harness/tests/run
 
 bench-soak:
-	@$(if $(GUEST),harness/bench $(if $(KERNEL),--kernel "$(KERNEL)") "$(branch)",harness/suites/soak/bench.sh)
+	@if [ -n "$$GUEST" ]; then harness/bench $${KERNEL:+--kernel "$$KERNEL"} "$$branch"; else harness/suites/soak/bench.sh; fi
 
 clean:
 	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} clean; done

@@ -270,7 +270,7 @@ apt_sources="debian:bookworm"'
 		and (.dependencies[2].subject == "c: the base")' "$d/result.json"
 	SERIES=$BATS_TEST_TMPDIR/nosuch run "$R/harness/validate" 9.5
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"SERIES=$BATS_TEST_TMPDIR/nosuch: no such directory or mbox"* ]]
+	[[ "$output" == *"SERIES=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 }
 
 @test "build error: the file and first error are named; the unbroken series then builds" {

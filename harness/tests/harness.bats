@@ -917,14 +917,14 @@ BOOT
 	[[ "$stderr" == *"bench: fsx absent (no FSX=, no fsx.c in FSX_SRC=$BATS_TEST_TMPDIR/nofsx): the soak runs alone"* ]]
 	[[ "$stderr" == *"error: no kernel at $STABLEGATE_CACHE/build/6.1-patched/arch/x86/boot/bzImage"* ]]
 	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/nosuch" "$H/bench" 6.1
-	[ "$status" -eq 2 ] && [[ "$stderr" == *"FSX=$BATS_TEST_TMPDIR/nosuch: no such file"* ]]
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"FSX=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 	echo '#!/bin/sh' > "$BATS_TEST_TMPDIR/script"
 	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"not a static binary"* ]]
 	run --separate-stderr env BENCH_OPS=lots "$H/bench" 6.1
-	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_OPS=lots: not a positive number"* ]]
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_OPS=lots: takes a whole number > 0"* ]]
 	run --separate-stderr env BENCH_ROUNDS=0 "$H/bench" 6.1
-	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_ROUNDS=0: not a positive number"* ]]
+	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_ROUNDS=0: takes a whole number > 0"* ]]
 	run --separate-stderr env BENCH_SOAK_REF="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_SOAK_REF=$BATS_TEST_TMPDIR/script: not a static binary"* ]]
 	run --separate-stderr "$H/bench" nosuch

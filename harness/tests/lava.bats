@@ -305,7 +305,7 @@ lava_branch() {
 	# and RUNNER is checked
 	RUNNER=docker run "$R/harness/validate" 9.5
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"RUNNER=docker: qemu, lava or lava-jobs"* ]]
+	[[ "$output" == *"RUNNER=docker: takes qemu, lava or lava-jobs"* ]]
 }
 
 @test "validate-all RUNNER=lava: every branch's boots are LAVA jobs; a lab without an artefact URL is refused up front" {

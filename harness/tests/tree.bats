@@ -62,7 +62,7 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	[[ "$output" == *"does not unpack to one top directory"* ]]
 	KSRC=$BATS_TEST_TMPDIR/nosuch run "$H/tree" 9.6
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"KSRC=$BATS_TEST_TMPDIR/nosuch: no such file or directory"* ]]
+	[[ "$output" == *"KSRC=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 	# shellcheck disable=SC2143 # (what was left, in the failure output)
 	[ -z "$(ls -A "$STABLEGATE_CACHE/src" | grep -v '\.lock$')" ]
 }
