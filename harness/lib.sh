@@ -76,6 +76,8 @@ sg_help() {
 # sg_stage NAME 'ARG...' "$@": the first line of every stage. Names the stage
 # (SG_STAGE); -h/--help prints its help (sg_help) on stdout and exits 0;
 # fewer arguments than the named required ones is a usage error (sg_args).
+# "$@" is the script's own arguments, untouched: the first stage of a run
+# runs itself again with them (sg_supervise).
 sg_stage() {
 	SG_STAGE=$1 _req=$2; shift 2
 	case "${1:-}" in -h|--help) sg_help "$0"; exit 0 ;; esac
