@@ -28,7 +28,7 @@ $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$(eval overri
 MAKEOVERRIDES :=
 # The checkout, for harness/lib.sh when a recipe sources it.
 export SG_ROOT := $(CURDIR)
-export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils \
+export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils procps \
 	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils \
 	lava-dispatcher lavacli
 
