@@ -388,7 +388,7 @@ series_in_tree=no'
 	wait_for "$BATS_TEST_TMPDIR/a.log" '== build'
 	validate_bg "$BATS_TEST_TMPDIR/c.log" $common KSRC="$K5" branch=9.5
 	c=$VPID
-	for p in $a $b $c; do wait $p; done
+	for p in $a $b $c; do wait $p || { tail -n 5 "$BATS_TEST_TMPDIR"/[abc].log; false; }; done
 	cat "$BATS_TEST_TMPDIR"/[abc].log | grep -E 'verdict:|waiting'
 	grep -q 'another run of branch 9.5 holds its work and build dirs; waiting' "$BATS_TEST_TMPDIR/c.log"
 	! grep -q waiting "$BATS_TEST_TMPDIR/a.log" "$BATS_TEST_TMPDIR/b.log" || false

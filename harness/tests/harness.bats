@@ -55,13 +55,13 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 # shell files, or a name it builds, VAR_$(...)) is a row of README.md's
 # Settings table, and every name there is one it reads. Not settings: SG_STAGE
 # (sg_stage sets it), SG_ROOT (the checkout: lib.sh or the Makefile), RUN_DIR
-# (validate sets it for its stages), HOME.
+# (validate sets it for its stages), SG_RUN_PID (sg_supervise sets it), HOME.
 @test "README's Settings table lists every setting the harness reads, and nothing else" {
 	cd "$ROOT"
 	files="harness/lib.sh harness/defaults.sh harness/guest/init $(stages | sed 's|^|harness/|')"
 	read=$( { grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' $files | sed 's/^..//; s/:.$//'
 		grep -ohE '[A-Z][A-Z0-9_]*_\$\(' $files | sed 's/..$//'; } |
-		grep -vxE 'SG_STAGE|SG_ROOT|RUN_DIR|HOME' | sort -u)
+		grep -vxE 'SG_STAGE|SG_ROOT|RUN_DIR|SG_RUN_PID|HOME' | sort -u)
 	listed=$(sed -n '/^## Settings/,/^## /p' README.md | grep '^| `' |
 		grep -oE '`[A-Z][A-Z0-9_]*(=|<)' | sed 's/^.//; s/.$//' | sort -u)
 	[ "$(echo "$read" | wc -l)" -ge 25 ]
