@@ -128,6 +128,13 @@ waits() {
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-baseline/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
 }
 
+# built_run DIR: make_run's run, both cases passing, with each kernel's config
+# and build stages (KCIDB output needs a build per checkout)
+built_run() {
+	make_run "$1" pass pass
+	printf 'config\t%s\t1\tok\nbuild\t%s\t1\tok\n' baseline baseline patched patched >> "$1/stages.tsv"
+}
+
 # outputs DIR: the run's reports, rendered and checked: junit.xml against
 # its schema, kcidb.json against KCIDB's rules.
 outputs() {
@@ -138,8 +145,7 @@ outputs() {
 
 @test "integrity 11: a lost or unreadable result is missing, never a pass: INCONCLUSIVE, named in every output" {
 	r=$BATS_TEST_TMPDIR/r
-	make_run "$r" pass pass
-	printf 'config\t%s\t1\tok\nbuild\t%s\t1\tok\n' baseline baseline patched patched >> "$r/stages.tsv"
+	built_run "$r"
 	printf 'syscall\tc.xfs\tfail\tEINVAL\n' >> "$r/baseline/results.tsv"
 	printf 'syscall\tc.xfs\tpass\t\n' >> "$r/patched/results.tsv"
 	outputs "$r"
@@ -184,8 +190,7 @@ outputs() {
 
 @test "integrity 11: a case the guest did not run because its filesystem went down is not run, with why; the fs-error makes it UNSAFE" {
 	r=$BATS_TEST_TMPDIR/r
-	make_run "$r" pass pass
-	printf 'config\t%s\t1\tok\nbuild\t%s\t1\tok\n' baseline baseline patched patched >> "$r/stages.tsv"
+	built_run "$r"
 	printf 'soak\tsoak.xfs\tpass\t\nsoak\tsoak.ext4\tpass\t\n' >> "$r/baseline/results.tsv"
 	printf 'soak\tsoak.ext4\tpass\t\n' >> "$r/patched/results.tsv"
 	printf 'fs-error\tfs xfs down before soak: a probe write failed (shut down?); later suites run without it\n' > "$r/patched/failures.tsv"
