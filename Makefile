@@ -26,16 +26,16 @@ SHELL := /bin/sh
 # harness runs (suites, kernels) do not get them as overrides to expand.
 $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $v)),$(eval override export $v := $$(value $v))))
 MAKEOVERRIDES :=
-# The checkout, for harness/lib.sh when a recipe sources it.
+# The checkout, for harness/lib/sg.sh when a recipe sources it.
 export SG_ROOT := $(CURDIR)
 export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils procps \
 	file ccache qemu-system-x86 busybox-static xfsprogs e2fsprogs jq bats shellcheck libxml2-utils \
 	lava-dispatcher lavacli
 
-# Every shell file of the harness: the stages, lib.sh, defaults.sh, the
-# guest's init, the tests (.shellcheckrc says which checks are off and why).
+# Every shell file of the harness: the scripts, the library (harness/lib),
+# the guest's init, the tests (.shellcheckrc says which checks are off and why).
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
-	harness/lib.sh harness/defaults.sh harness/tests/helpers.bash
+	$(wildcard harness/lib/*.sh) harness/tests/helpers.bash
 
 .PHONY: setup validate lava-jobs evidence validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
 
@@ -45,40 +45,40 @@ help:	# the comment block above
 setup:
 	apt-get update -q
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$PACKAGES
-	@# the unprivileged user that patches and builds (harness/lib.sh sg_as_builder)
+	@# the unprivileged user that patches and builds (harness/lib/sg.sh sg_as_builder)
 	id -u stablegate >/dev/null 2>&1 || useradd --system --user-group --no-create-home \
 		--home-dir /nonexistent --shell /usr/sbin/nologin stablegate
 
 validate:
-	@harness/validate "$$branch"
+	@harness/drivers/validate "$$branch"
 
 lava-jobs:
-	@RUNNER=lava-jobs harness/validate "$$branch"
+	@RUNNER=lava-jobs harness/drivers/validate "$$branch"
 
 evidence:
-	@EVIDENCE=1 harness/validate "$$branch"
+	@EVIDENCE=1 harness/drivers/validate "$$branch"
 
 validate-all:
-	@harness/validate-all all
+	@harness/drivers/validate-all all
 
 matrix:
-	@harness/matrix latest
+	@harness/report/matrix latest
 
 prefixes:
-	@harness/prefixes "$$branch"
+	@harness/drivers/prefixes "$$branch"
 
 report:
-	@harness/report $${RUN:+"$$RUN"}
+	@harness/report/report $${RUN:+"$$RUN"}
 
 kcidb:
-	@harness/kcidb $${RUN:+"$$RUN"}
+	@harness/report/kcidb $${RUN:+"$$RUN"}
 
 minimise:
 	@set -f; set --; for k in $$CHECK_ON; do set -- "$$@" --check-on "$$k"; done; log=$${RUN:-$$LOG}; \
-	harness/minimise $${KERNEL:+--kernel "$$KERNEL"} $${branch:+--branch "$$branch"} "$$@" $${log:+"$$log"} $${FS:+"$$FS"}
+	harness/drivers/minimise $${KERNEL:+--kernel "$$KERNEL"} $${branch:+--branch "$$branch"} "$$@" $${log:+"$$log"} $${FS:+"$$FS"}
 
 branches:
-	@. harness/lib.sh && sg_branches
+	@. harness/lib/sg.sh && sg_branches
 
 suites:
 	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} || exit 1; done
@@ -91,7 +91,7 @@ check: suites lint
 	@harness/tests/run
 
 bench-soak:
-	@if [ -n "$$GUEST" ]; then harness/bench $${KERNEL:+--kernel "$$KERNEL"} "$$branch"; else harness/suites/soak/bench.sh; fi
+	@if [ -n "$$GUEST" ]; then harness/drivers/bench $${KERNEL:+--kernel "$$KERNEL"} "$$branch"; else harness/suites/soak/bench.sh; fi
 
 clean:
 	@for m in harness/suites/*/Makefile; do $(MAKE) -s -C $${m%/Makefile} clean; done

@@ -35,7 +35,7 @@ setup_file() {
 	grep -q '^## Evidence for the review reply' "$ROOT/reports/6.1/latest/summary.md"
 	# junit.xml: the schema, and one testcase per result plus each kernel's console case
 	x=$ROOT/reports/6.1/latest/junit.xml
-	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
+	xmllint --noout --schema "$ROOT/harness/report/junit.xsd" "$x"
 	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '[.variants[] | .tests | length + 1] | add' "$j")" ]
 	d=$ROOT/reports/6.1/latest
 	# each kernel booted: named by the sha256 of the copy kept and booted, and
@@ -64,19 +64,19 @@ setup_file() {
 	[ -f "$BATS_FILE_TMPDIR/first.run" ] || skip "first run failed"
 	d=$(cat "$BATS_FILE_TMPDIR/first.run")
 	# KCIDB: the whole run, checked against the v4 rules; a test per case and boot
-	run "$ROOT/harness/kcidb" "$d"
+	run "$ROOT/harness/report/kcidb" "$d"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	jq -e --slurpfile r "$d/result.json" '(.tests | length) >= ($r[0].variants | [.[] | .tests | length] | add) + 2' "$d/kcidb.json"
 	jq -e '.builds | length == 2 and all(.valid)' "$d/kcidb.json"
 	# a job per kernel, each valid for LAVA's schema and lava-run --validate
 	l=$BATS_FILE_TMPDIR/lava
-	run "$ROOT/harness/lava-jobs" "$d" "$l"
+	run "$ROOT/harness/lava/lava-jobs" "$d" "$l"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	for v in baseline patched; do "$ROOT/harness/lava-run" --validate "$l/$v.yaml" "$l/validate-$v"; done
+	for v in baseline patched; do "$ROOT/harness/lava/lava-run" --validate "$l/$v.yaml" "$l/validate-$v"; done
 	# patched, run by LAVA's dispatcher under TCG: LAVA records every case the direct boot had
-	run "$ROOT/harness/lava-run" "$l/patched.yaml" "$l/patched"
+	run "$ROOT/harness/lava/lava-run" "$l/patched.yaml" "$l/patched"
 	echo "$output" | tail -n 5
 	[ "$status" -eq 0 ]
 	diff <(cut -f1-3 "$d/patched/results.tsv" | sort) <(cut -f1-3 "$l/patched/results.tsv" | sort)
@@ -105,7 +105,7 @@ setup_file() {
 		and (.name | test("^cfr_(overflow_in|overflow_out|neg_wrap)[.]")))' "$j"
 	# two prefixes were booted for the first case, none for the others
 	jq -e '.comparison.regressions | map(.introduced_by.booted | length) | add == 2' "$j"
-	jq -e '.comparison.regressions[0].introduced_by.commands[1] | test("harness/kernel reports/6.1/[0-9TZ]+ prefix-2  # first bad")' "$j"
+	jq -e '.comparison.regressions[0].introduced_by.commands[1] | test("harness/drivers/kernel reports/6.1/[0-9TZ]+ prefix-2  # first bad")' "$j"
 	grep -q '^bisect	-	[0-9]*	ok' "$d/stages.tsv"
 	# with every prefix booted, each patch has its proof: only 0002 breaks anything
 	jq -e '[.evidence.patches[].status] == ["masked", "harmful", "masked"]' "$j"

@@ -17,7 +17,7 @@ setup_file() {
 	export GUEST=$BATS_FILE_TMPDIR/guest
 	mkdir -p "$GUEST"
 	if [ -f "$KERNEL" ] && grep -q '^CONFIG_LKDTM=y' "$(dirname "$KERNEL")/../../../.config" 2>/dev/null; then
-		SUITES=smoke,syscall,soak "$ROOT/harness/image" initramfs "$GUEST/initramfs.cpio" 2>/dev/null
+		SUITES=smoke,syscall,soak "$ROOT/harness/stages/image" initramfs "$GUEST/initramfs.cpio" 2>/dev/null
 	fi
 }
 
@@ -35,11 +35,11 @@ need_kernel() {
 # guest NAME APPEND...: boot the kernel once with fresh disks; logs in $G.
 guest() {
 	G=$BATS_TEST_TMPDIR/$1; shift
-	"$H/image" disks "$G/disks" 2>/dev/null
+	"$H/stages/image" disks "$G/disks" 2>/dev/null
 	SECONDS=0
-	"$H/boot" "$KERNEL" "$GUEST/initramfs.cpio" "$G/disks" "$G" "$@" || true
+	"$H/stages/boot" "$KERNEL" "$GUEST/initramfs.cpio" "$G/disks" "$G" "$@" || true
 	BOOT_S=$SECONDS
-	"$H/scan" "$G" 2>/dev/null
+	"$H/stages/scan" "$G" 2>/dev/null
 	# no QEMU of this boot outlives it
 	! pgrep -f -- "$G/disks" || return 1
 }
@@ -165,12 +165,12 @@ tree_sum() { (cd "$1" && find . -type f ! -name '.sg-*' ! -name .complete -exec 
 	fake_repo 9.9 'tree=apt
 package=linux-source-0.0-nosuch
 apt_sources="debian:bookworm"'
-	run "$R/harness/tree" 9.9
+	run "$R/harness/stages/tree" 9.9
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"tree: error: $R/backports/9.9/branch.conf:3: package linux-source-0.0-nosuch not found in debian:bookworm" ]]
 	result "$(echo "$output" | grep error:)"
 	printf 'name=9.9\ntree=apt\npackage=linux-source-6.1\nversion=0.0.0-nosuch\napt_sources="debian:bookworm"\n' > "$R/backports/9.9/branch.conf"
-	run "$R/harness/tree" 9.9
+	run "$R/harness/stages/tree" 9.9
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"branch.conf:4: package linux-source-6.1 version 0.0.0-nosuch not found in debian:bookworm" ]]
 	result "$(echo "$output" | grep error:)"
@@ -181,19 +181,19 @@ apt_sources="debian:bookworm"'
 	[[ "$output" == *"validate: error: $R/backports/9.9/branch.conf:3: unknown key \"pakage\""* ]]
 	result "$(echo "$output" | grep error:)"
 	printf 'name=9.9\ntree=ksrc\nmkfs_xfs="-m reflink=1\n' > "$R/backports/9.9/branch.conf"
-	run "$R/harness/validate" 9.9
+	run "$R/harness/drivers/validate" 9.9
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"branch.conf:3: mkfs_xfs must be mkfs options "*', not ""-m reflink=1"' ]]
 	printf 'name=9.9\ntree=ksrc\n' > "$R/backports/9.9/branch.conf"
 	printf '# a comment\n0001-there.patch\n' > "$R/backports/9.9/series"
 	touch "$R/backports/9.9/0001-there.patch"
 	echo 0002-missing.patch >> "$R/backports/9.9/series"
-	run "$R/harness/validate" 9.9
+	run "$R/harness/drivers/validate" 9.9
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"validate: error: $R/backports/9.9/series:3: no such patch \"0002-missing.patch\"" ]]
 	result "$(echo "$output" | grep error:)"
 	mkdir -p "$BATS_TEST_TMPDIR/notatree"
-	KSRC=$BATS_TEST_TMPDIR/notatree run "$R/harness/validate" 4.19
+	KSRC=$BATS_TEST_TMPDIR/notatree run "$R/harness/drivers/validate" 4.19
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"tree: error: KSRC="*"is not a kernel tree"* ]]
 	result "$(echo "$output" | grep error)"
@@ -204,7 +204,7 @@ apt_sources="debian:bookworm"'
 	fake_branch 9.5
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b2\n' > "$R/backports/9.5/0001-x.patch"
 	tar -czf "$BATS_TEST_TMPDIR/k.tar.gz" -C "$BATS_TEST_TMPDIR" linux-9.5
-	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/validate" 9.5
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.5/latest
 	grep -q 'series patched: stablegate: series: error: apply reject: 0001-x.patch does not apply to b.c (Hunk #1 FAILED at 1)' "$d/stage-errors.txt"
@@ -222,7 +222,7 @@ apt_sources="debian:bookworm"'
 	mail_patch "$c/0002-b.patch" '[PATCH 2/2] b: a change that needs a
  long subject line' 'commit 2222222222222222222222222222222222222222 upstream.\n\nStable-dep-of: 3333333333333 ("b: the rework")\nSigned-off-by: A U Thor <a@example.org>' \
 		'--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b3\n'
-	KSRC=$K SERIES=$c run "$R/harness/validate" 9.5
+	KSRC=$K SERIES=$c run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.5/latest
 	f=$d/FAILED.txt
@@ -246,7 +246,7 @@ apt_sources="debian:bookworm"'
 	# the same two patches as an mbox behind a cover letter: the cover letter is dropped
 	{ printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nSubject: [PATCH 0/2] cover\n\ntwo fixes\n\n'
 	  cat "$c/0001-a.patch"; echo; cat "$c/0002-b.patch"; } > "$BATS_TEST_TMPDIR/c.mbox"
-	KSRC=$K SERIES=$BATS_TEST_TMPDIR/c.mbox run "$R/harness/validate" 9.5
+	KSRC=$K SERIES=$BATS_TEST_TMPDIR/c.mbox run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.5/latest
 	jq -e '.series.patches == ["0002.patch", "0003.patch"]' "$d/result.json"
@@ -259,7 +259,7 @@ apt_sources="debian:bookworm"'
 	printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n1111111111111111\ta: one\tcarried\t0001\ta.c:^a2$\tt\n' > "$R/backports/9.5/deps.tsv"
 	mail_patch "$c/0002-c.patch" '[PATCH] c: three' 'commit 4444444444444444444444444444444444444444 upstream.\n\nDepends-on: 5555555555555 ("c: the base")' \
 		'--- a/notes.txt\n+++ b/notes.txt\n@@ -1 +1 @@\n-x\n+y\n'
-	KSRC=$K SERIES=$c run "$R/harness/validate" 9.5
+	KSRC=$K SERIES=$c run "$R/harness/drivers/validate" 9.5
 	d=$R/reports/9.5/latest
 	grep -q '^series	patched	[0-9]*	ok' "$d/stages.tsv"
 	[ ! -f "$d/FAILED.txt" ]
@@ -268,7 +268,7 @@ apt_sources="debian:bookworm"'
 		["444444444444", "carried", "not probed"], ["555555555555", "present", "not probed"]]' "$d/result.json"
 	jq -e '.dependencies[0].baseline == "nomatch" and .dependencies[0].patched == "match"
 		and (.dependencies[2].subject == "c: the base")' "$d/result.json"
-	SERIES=$BATS_TEST_TMPDIR/nosuch run "$R/harness/validate" 9.5
+	SERIES=$BATS_TEST_TMPDIR/nosuch run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"SERIES=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 }
@@ -277,13 +277,13 @@ apt_sources="debian:bookworm"'
 	fake_branch 9.5
 	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1,2 @@\n a1\n+#error broken by 0002\n' > "$R/backports/9.5/0002-y.patch"
 	echo 0002-y.patch >> "$R/backports/9.5/series"
-	KSRC=$K VARIANTS=patched run "$R/harness/validate" 9.5
+	KSRC=$K VARIANTS=patched run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.5/latest
 	grep -q '^build patched: stablegate: build: error: build error: a.c:1:2: error: #error broken by 0002' "$d/stage-errors.txt"
 	result "$(cat "$d/stage-errors.txt")"
 	echo 0001-x.patch > "$R/backports/9.5/series"
-	KSRC=$K VARIANTS=patched run "$R/harness/validate" 9.5
+	KSRC=$K VARIANTS=patched run "$R/harness/drivers/validate" 9.5
 	d=$R/reports/9.5/latest
 	grep -q '^build	patched	[0-9]*	ok' "$d/stages.tsv"
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
@@ -309,7 +309,7 @@ apt_sources="debian:bookworm"'
 	done
 	# the next run extracts afresh (what was left is never taken for a tree)
 	# and takes the locks without waiting
-	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/validate" 9.5
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/drivers/validate" 9.5
 	[[ "$output" == *"extracting k.tar.gz"* ]]
 	[[ "$output" != *"waiting"* ]]
 	[ "$(tree_sum "$STABLEGATE_CACHE"/src/ksrc-*/)" = "$(tree_sum "$K")" ]
@@ -324,7 +324,7 @@ apt_sources="debian:bookworm"'
 		result "SIG$sig during the build: no process left"
 	done
 	# the next run builds, without waiting on a lock
-	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/validate" 9.5
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz VARIANTS=patched run "$R/harness/drivers/validate" 9.5
 	[[ "$output" != *"waiting"* ]]
 	grep -q '^build	patched	[0-9]*	ok' "$R/reports/9.5/latest/stages.tsv"
 	[ "$(cat "$STABLEGATE_CACHE/build/9.5-patched/arch/x86/boot/bzImage")" = "$(printf 'a1\nheader-1\nb2\nheader-1')" ]
@@ -348,7 +348,7 @@ exec sleep 30
 	chmod +x "$BATS_TEST_TMPDIR/bin/tar" "$BATS_TEST_TMPDIR/bin/make"
 	# validate, during the extraction
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" KSRC="$BATS_TEST_TMPDIR/k.tar.gz" VARIANTS=patched \
-		"$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
+		"$R/harness/drivers/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
 	v=$!
 	wait_for "$BATS_TEST_TMPDIR/v.log" 'extracting k.tar.gz'
 	sleep 1
@@ -360,7 +360,7 @@ exec sleep 30
 	! ls "$STABLEGATE_CACHE"/src/ | grep -v '[.]lock$' || false
 	# the initramfs stage, while it builds the suites
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" TMPDIR="$BATS_TEST_TMPDIR/tmp" \
-		"$R/harness/image" initramfs "$BATS_TEST_TMPDIR/i.cpio" 3>&- &
+		"$R/harness/stages/image" initramfs "$BATS_TEST_TMPDIR/i.cpio" 3>&- &
 	i=$!
 	wait_for "$BATS_TEST_TMPDIR/make.pid" '^[0-9]+$' 30
 	kill -TERM "$i"
@@ -410,7 +410,7 @@ series_in_tree=no'
 	rm "$K/big.bin"
 	mkdir -p "$STABLEGATE_CACHE"
 	mount -t tmpfs -o size=2010m sg-cache-test "$STABLEGATE_CACHE"
-	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/tree" 9.5
+	KSRC=$BATS_TEST_TMPDIR/k.tar.gz run "$R/harness/stages/tree" 9.5
 	found=$(ls -d "$STABLEGATE_CACHE"/src/ksrc-*/ "$STABLEGATE_CACHE"/src/*.part.* 2>/dev/null || true)
 	umount "$STABLEGATE_CACHE"
 	[ "$status" -eq 1 ]
@@ -440,7 +440,7 @@ series_in_tree=no'
 	done
 	# the next run takes the branch lock without waiting
 	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg BOOT_TIMEOUT=5 KSRC="$K" VARIANTS=patched SUITES=smoke \
-		"$R/harness/validate" 9.5
+		"$R/harness/drivers/validate" 9.5
 	[[ "$output" != *"waiting"* ]]
 }
 
@@ -452,7 +452,7 @@ series_in_tree=no'
 	mkdir -p "$BATS_TEST_TMPDIR/kd"
 	ln -s "$K" "$BATS_TEST_TMPDIR/kd/linux-9.5"
 	PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC_DIR="$BATS_TEST_TMPDIR/kd" VARIANTS=patched SUITES=smoke \
-		setsid "$R/harness/validate-all" 9.5 > "$BATS_TEST_TMPDIR/all.log" 2>&1 3>&- &
+		setsid "$R/harness/drivers/validate-all" 9.5 > "$BATS_TEST_TMPDIR/all.log" 2>&1 3>&- &
 	apid=$!
 	wait_for "$BATS_TEST_TMPDIR/qemu.pid" '^[0-9]+$' 120 || { cat "$BATS_TEST_TMPDIR/all.log"; kill -TERM -- -$apid; false; }
 	q=$(cat "$BATS_TEST_TMPDIR/qemu.pid")
@@ -460,7 +460,7 @@ series_in_tree=no'
 	for _i in $(seq 15); do kill -0 "$q" 2>/dev/null || break; sleep 1; done
 	! kill -0 "$q" 2>/dev/null || { ps -o pid,pgid,args -p "$q"; cat "$BATS_TEST_TMPDIR/all.log"; false; }
 	run env PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg BOOT_TIMEOUT=5 KSRC="$K" VARIANTS=patched SUITES=smoke \
-		"$R/harness/validate" 9.5
+		"$R/harness/drivers/validate" 9.5
 	[[ "$output" != *"waiting"* ]]
 	# KSRC reached through a link: the series went into a copy, not the tree
 	[ "$(cat "$K/b.c")" = b1 ]

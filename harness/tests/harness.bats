@@ -12,15 +12,18 @@ setup() {
 }
 
 @test "every stage answers --help" {
-	for s in tree config series deps build image boot scan report kcidb lava-jobs lava-run validate prefixes validate-all matrix minimise bench; do
+	for s in stages/tree stages/config stages/series stages/deps stages/build stages/image stages/boot stages/scan \
+		report/report report/kcidb report/matrix lava/lava-jobs lava/lava-run \
+		drivers/validate drivers/prefixes drivers/validate-all drivers/minimise drivers/bench; do
 		run "$H/$s" --help
 		[ "$status" -eq 0 ]
 		[ -n "$output" ]
 	done
 }
 
-# The stages: every executable file of harness/ (a new stage is covered too).
-stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done; }
+# The stages: every script of the harness's host folders that sources its
+# library, as FOLDER/NAME (a new stage is covered too).
+stages() { grep -l '/lib/sg\.sh"$' "$H"/stages/* "$H"/drivers/* "$H"/report/* "$H"/lava/* | sed "s|^$H/||"; }
 
 @test "every stage: --help is usage on stdout, exit 0; no arguments is one error line and usage, exit 2" {
 	bats_require_minimum_version 1.5.0
@@ -32,7 +35,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 		run --separate-stderr "$H/$s"
 		echo "$s: exit $status: $stderr"
 		[ "$status" -eq 2 ] && [ -z "$output" ]
-		[[ "$stderr" == "stablegate: $s: error: "* ]]
+		[[ "$stderr" == "stablegate: ${s##*/}: error: "* ]]
 		[ "$(echo "$stderr" | grep -c 'error:')" -eq 1 ]
 		echo "$stderr" | grep -q "^harness/$s "	# the usage
 		[[ "$stderr" != *"parameter not set"* ]]
@@ -43,7 +46,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 	bats_require_minimum_version 1.5.0
 	for c in "boot k i d:LOGDIR" "build src:OUT" "config src:OUT" "deps 6.1 src:OUT.tsv" \
 		"image disks:OUT" "series 6.1 baseline:SRC" "scan:LOGDIR"; do
-		run --separate-stderr $H/${c%%:*}
+		run --separate-stderr $H/stages/${c%%:*}
 		echo "${c%%:*}: exit $status: $stderr"
 		[ "$status" -eq 2 ]
 		[[ "$stderr" == "stablegate: "*": error: missing "*"${c#*:}"* ]]
@@ -54,11 +57,11 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 # Every setting the harness reads (a ${VAR:-...} or ${VAR:=...} default in its
 # shell files, or a name it builds, VAR_$(...)) is a row of README.md's
 # Settings table, and every name there is one it reads. Not settings: SG_STAGE
-# (sg_stage sets it), SG_ROOT (the checkout: lib.sh or the Makefile), RUN_DIR
+# (sg_stage sets it), SG_ROOT (the checkout: harness/lib/sg.sh or the Makefile), RUN_DIR
 # (validate sets it for its stages), SG_RUN_PID (sg_supervise sets it), HOME.
 @test "README's Settings table lists every setting the harness reads, and nothing else" {
 	cd "$ROOT"
-	files="harness/lib.sh harness/defaults.sh harness/guest/init $(stages | sed 's|^|harness/|')"
+	files="$(ls harness/lib/*.sh) harness/guest/init $(stages | sed 's|^|harness/|')"
 	read=$( { grep -ohE '\$\{[A-Z][A-Z0-9_]*:[-=]' $files | sed 's/^..//; s/:.$//'
 		grep -ohE '[A-Z][A-Z0-9_]*_\$\(' $files | sed 's/..$//'; } |
 		grep -vxE 'SG_STAGE|SG_ROOT|RUN_DIR|SG_RUN_PID|HOME' | sort -u)
@@ -76,7 +79,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 }
 
 @test "unknown branch exits 2 and lists the known branches" {
-	run "$H/validate" nosuch
+	run "$H/drivers/validate" nosuch
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"unknown branch 'nosuch'"* ]]
 	for b in 4.14 4.19 6.1 mainline; do [[ "$output" == *"$b"* ]]; done
@@ -85,7 +88,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 
 @test "4.14 and 4.19 without KSRC say the tree is not installable, exit 3" {
 	for b in 4.14 4.19; do
-		run "$H/validate" "$b"
+		run "$H/drivers/validate" "$b"
 		[ "$status" -eq 3 ]
 		[[ "$output" == *"not installable from the package manager"* ]]
 		[[ "$output" == *"KSRC="* ]]
@@ -97,7 +100,7 @@ stages() { for f in "$H"/*; do [ -f "$f" ] && [ -x "$f" ] && basename "$f"; done
 	mkdir -p "$k"
 	printf 'VERSION = 4\nPATCHLEVEL = 19\nSUBLEVEL = 325\n' > "$k/Makefile"
 	touch "$k/Kconfig"
-	KSRC=$k run "$H/tree" 4.19
+	KSRC=$k run "$H/stages/tree" 4.19
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"KERNEL_VERSION=4.19.325"* ]]
 	[[ "$output" == *"TREE_SOURCE=KSRC"* ]]
@@ -112,18 +115,18 @@ series_in_tree=yes'
 	printf 'same\n' > "$src/fs/b.c"
 	printf -- '--- a/fs/a.c\n+++ b/fs/a.c\n@@ -1,2 +1,2 @@\n one\n-two\n+three\n' > "$R/backports/9.7/0001-x.patch"
 	echo 0001-x.patch > "$R/backports/9.7/series"
-	run "$R/harness/series" 9.7 baseline "$src"
+	run "$R/harness/stages/series" 9.7 baseline "$src"
 	[ "$status" -eq 0 ]
 	v=$(echo "$output" | tail -n 1)
 	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\ntwo')" ]
 	[ "$(cat "$src/fs/a.c")" = "$(printf 'one\nthree')" ]
 	[ "$(stat -c %i "$v/fs/b.c")" = "$(stat -c %i "$src/fs/b.c")" ]
 	# patched uses the same dir (same compiler command lines), back in SRC's state
-	run "$R/harness/series" 9.7 patched "$src"
+	run "$R/harness/stages/series" 9.7 patched "$src"
 	[ "$(echo "$output" | tail -n 1)" = "$v" ]
 	[ "$(cat "$v/fs/a.c")" = "$(printf 'one\nthree')" ]
 	# same state again: reused, not recreated
-	run "$R/harness/series" 9.7 patched "$src"
+	run "$R/harness/stages/series" 9.7 patched "$src"
 	[[ "$output" == *"reusing"* ]]
 }
 
@@ -133,18 +136,18 @@ series_in_tree=yes'
 	[ -n "$src" ] || skip "no 6.1 tree in the cache yet (the e2e test fetches it)"
 	# EXT4_FS_SECURITY needs EXT4_FS, which tinyconfig leaves off
 	printf 'CONFIG_EXT4_FS_SECURITY=y\nCONFIG_NO_SUCH_SYMBOL_SG=y\n' > "$BATS_TEST_TMPDIR/bad.config"
-	FRAGMENTS=$BATS_TEST_TMPDIR/bad.config run "$H/config" "$src" "$BATS_TEST_TMPDIR/out"
+	FRAGMENTS=$BATS_TEST_TMPDIR/bad.config run "$H/stages/config" "$src" "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"config: error: Kconfig dropped or forced: CONFIG_EXT4_FS_SECURITY ("* ]]
 	[[ "$output" == *"not defined in this tree (renamed or removed): CONFIG_NO_SUCH_SYMBOL_SG"* ]]
 }
 
 @test "boot: ACCEL is validated and KVM is not chosen without vmx/svm" {
-	ACCEL=bogus run "$H/boot" k i d "$BATS_TEST_TMPDIR/l"
+	ACCEL=bogus run "$H/stages/boot" k i d "$BATS_TEST_TMPDIR/l"
 	[ "$status" -eq 2 ]
 	grep -qwE 'vmx|svm' /proc/cpuinfo && skip "this CPU has vmx/svm"
 	# no such kernel: qemu fails fast, but the accelerator line comes first
-	run "$H/boot" /nonexistent /nonexistent "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/l"
+	run "$H/stages/boot" /nonexistent /nonexistent "$BATS_TEST_TMPDIR" "$BATS_TEST_TMPDIR/l"
 	[[ "$output" == *"accelerator: tcg"* ]]
 	[ "$status" -eq 1 ]
 	grep -q '^BOOT_STATUS=qemu-error' "$BATS_TEST_TMPDIR/l/boot.env"
@@ -158,7 +161,7 @@ series_in_tree=yes'
 	cat "$FIX"/console-6.1-lkdtm-*.log "$FIX/console-splats.log" > "$d/console.log"
 	printf 'KTAP version 1\n1..0\nstablegate-guest: done\n' > "$d/ktap.log"
 	echo BOOT_STATUS=ok > "$d/boot.env"
-	run "$H/scan" "$d"
+	run "$H/stages/scan" "$d"
 	[ "$status" -eq 0 ]
 	cat "$d/failures.tsv"
 	# every kind scan knows is matched by some line: no pattern that cannot match
@@ -179,7 +182,7 @@ series_in_tree=yes'
 	cp "$FIX/ktap-nested.log" "$d/ktap.log"
 	: > "$d/console.log"
 	echo BOOT_STATUS=ok > "$d/boot.env"
-	run "$H/scan" "$d"
+	run "$H/stages/scan" "$d"
 	[ "$status" -eq 0 ]
 	[ "$(grep -c . "$d/results.tsv")" -eq 4 ]
 	grep -qx 'syscall	cfr_basic.xfs	pass	' "$d/results.tsv"
@@ -197,7 +200,7 @@ series_in_tree=yes'
 	: > "$d/console.log"; : > "$d/ktap.log"
 	for st in stall:boot-hang timeout:timeout no-finish:guest-died; do
 		echo "BOOT_STATUS=${st%%:*}" > "$d/boot.env"
-		run "$H/scan" "$d"
+		run "$H/stages/scan" "$d"
 		[ "$status" -eq 0 ]
 		grep -q "^${st#*:}	" "$d/failures.tsv"
 		grep -q '^no-results	' "$d/failures.tsv"
@@ -206,7 +209,7 @@ series_in_tree=yes'
 
 @test "report: fail on baseline, pass on patched is a fix, verdict SAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
-	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
 	[ "$status" -eq 0 ]
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r .verdict "$j")" = SAFE ]
@@ -221,9 +224,9 @@ series_in_tree=yes'
 	make_run "$r" fail pass
 	printf 'syscall\tc.tmpfs\tskip\tswapon refused on tmpfs: EINVAL\n' >> "$r/patched/results.tsv"
 	printf 'warn\tWARNING: at a.c:1 <x> & y | RIP: f\n' > "$r/patched/failures.tsv"
-	run "$H/report" "$r"
+	run "$H/report/report" "$r"
 	[ "$status" -eq 0 ]
-	x=$r/junit.xml xsd=$ROOT/harness/programs/junit.xsd
+	x=$r/junit.xml xsd=$ROOT/harness/report/junit.xsd
 	xmllint --noout --schema "$xsd" "$x"
 	q() { xmllint --xpath "$1" "$x"; }
 	[ "$(q 'count(/testsuites/testsuite)')" = 2 ]
@@ -254,11 +257,11 @@ series_in_tree=yes'
 	make_run "$r" fail fail
 	printf 'syscall\ta.xfs\tfail\top 9 off 1\nsyscall\tb.xfs\tpass\t\n' > "$r/patched/results.tsv"
 	printf 'syscall\ta.xfs\tfail\top 9 off 1\nsyscall\tb.xfs\tpass\t\n' > "$r/baseline/results.tsv"
-	"$H/report" "$r"
+	"$H/report/report" "$r"
 	grep -qF -- '- `syscall/a.xfs`: op 9 off 1 — also fails on baseline, the same way' "$r/summary.md"
 	grep -qx 'Differs from mainline with and without the series (pre-existing): `syscall/a.xfs`' "$r/summary.md"
 	printf 'syscall\ta.xfs\tfail\top 2 off 5\nsyscall\tb.xfs\tpass\t\n' > "$r/baseline/results.tsv"
-	"$H/report" "$r"
+	"$H/report/report" "$r"
 	grep -qF -- '- `syscall/a.xfs`: op 9 off 1 — fails on baseline too, but differently (baseline: op 2 off 5)' "$r/summary.md"
 	grep -qx 'Differs from mainline; fails on baseline too, but differently: `syscall/a.xfs`' "$r/summary.md"
 	run grep -q 'pre-existing' "$r/summary.md"
@@ -268,7 +271,7 @@ series_in_tree=yes'
 
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass fail
-	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r .verdict "$j")" = UNSAFE ]
 	[ "$(jq -r '.comparison.regressions[0].name' "$j")" = a.xfs ]
@@ -278,7 +281,7 @@ series_in_tree=yes'
 @test "report: a kernel WARN on the patched kernel makes it UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
 	printf 'warn\tWARNING: CPU: 0 PID: 1 at fs/x.c:1\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
-	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
 	[ "$(jq -r .verdict "$BATS_TEST_TMPDIR/r/result.json")" = UNSAFE ]
 	grep -q '^- \*\*warn\*\*: WARNING: CPU: 0' "$BATS_TEST_TMPDIR/r/summary.md"
 }
@@ -286,7 +289,7 @@ series_in_tree=yes'
 @test "report: a boot that did not finish makes the run INCONCLUSIVE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
 	echo BOOT_STATUS=stall > "$BATS_TEST_TMPDIR/r/patched/boot.env"
-	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
 	[ "$(jq -r .verdict "$BATS_TEST_TMPDIR/r/result.json")" = INCONCLUSIVE ]
 }
 
@@ -294,7 +297,7 @@ series_in_tree=yes'
 	make_run "$BATS_TEST_TMPDIR/r" fail fail
 	fake_repo 6.1x 'tree=ksrc'
 	printf 'test\treason\tevidence\nsyscall/a.xfs\tmainline changed it in 9.9\tabc123\n' > "$R/backports/6.1/divergences.tsv"
-	run "$R/harness/report" "$BATS_TEST_TMPDIR/r"
+	run "$R/harness/report/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r .verdict "$j")" = SAFE ]
 	[ "$(jq -r '.comparison.known_divergences[0].why' "$j")" = "mainline changed it in 9.9" ]
@@ -304,7 +307,7 @@ series_in_tree=yes'
 @test "report: a suite that bailed out makes the run INCONCLUSIVE, not UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
 	printf 'suite-error\tguest setup: cannot mount the test filesystems\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
-	run "$H/report" "$BATS_TEST_TMPDIR/r"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r .verdict "$j")" = INCONCLUSIVE ]
 	[ "$(jq -r '.broken_stages[0].status' "$j")" = "suite-error: guest setup: cannot mount the test filesystems" ]
@@ -338,7 +341,7 @@ series_in_tree=yes'
 	# a failure message with a word no line can hold
 	long=/reports/9.5/$(printf 'x%.0s' $(seq 80))/console.log
 	printf 'syscall\tc.xfs\tfail\tsee %s for the splat\n' "$long" >> "$r/patched/results.tsv"
-	run "$R/harness/report" "$r"
+	run "$R/harness/report/report" "$r"
 	[ "$status" -eq 0 ]
 	t=$r/review.txt
 	cat "$t"
@@ -369,7 +372,7 @@ series_in_tree=yes'
 @test "report: a run dir holding only result.json renders summary.md, junit.xml and review.txt from it" {
 	r=$BATS_TEST_TMPDIR/r
 	make_run "$r" fail pass
-	"$H/report" "$r"
+	"$H/report/report" "$r"
 	a=$BATS_TEST_TMPDIR/archived
 	mkdir -p "$a" && cp "$r/result.json" "$a/"
 	run make -C "$ROOT" -s report RUN="$a"
@@ -380,16 +383,16 @@ series_in_tree=yes'
 	# nothing of this checkout is read: a branch it does not have renders too
 	jq '.branch = "nosuch"' "$r/result.json" > "$a/result.json"
 	cp "$a/result.json" "$BATS_TEST_TMPDIR/before.json"
-	"$H/report" "$a"
+	"$H/report/report" "$a"
 	cmp "$a/result.json" "$BATS_TEST_TMPDIR/before.json"
 	[ "$(head -n 1 "$a/summary.md")" = '# stablegate nosuch: SAFE' ]
 	# a result.json from before evidence.patches: the patches by name, their upstream not claimed
 	jq 'del(.evidence)' "$BATS_TEST_TMPDIR/before.json" > "$a/result.json"
-	"$H/report" "$a"
+	"$H/report/report" "$a"
 	n=$(jq '.series.patches | length' "$a/result.json")
 	[ "$n" -gt 0 ]
 	[ "$(unfold "$a/review.txt" | grep -c '^\* 000[0-9] 000[0-9]-.*\.patch (its upstream commit is not in this result.json): not run$')" = "$n" ]
-	# the per-patch proof and the bisection, in the schema harness/evidence fills
+	# the per-patch proof and the bisection, in the schema harness/drivers/evidence fills
 	jq '.evidence.patches = [
 		{k: 1, patch: "0001-a.patch", subject: "a: one", upstream: "1111111111111111111111111111111111111111", upstream_via: "commit", release: "4.20",
 		 status: "proven", flips: ["syscall/a.xfs", "syscall/b.xfs", "syscall/c.xfs"], breaks: [], reason: null},
@@ -398,10 +401,10 @@ series_in_tree=yes'
 		{k: 3, patch: "0003-c.patch", subject: "c: three", upstream: "3333333333333333333333333333333333333333", upstream_via: "merge", release: "4.20",
 		 status: "harmful", flips: [], breaks: ["syscall/d.xfs"], reason: null}]
 		| .comparison.regressions = [{suite: "syscall", name: "d.xfs", status: "fail", reason: "returned EINVAL",
-		   introduced_by: {k: 3, patch: "0003-c.patch", commands: ["SUITES=syscall harness/kernel reports/6.1/test prefix-2  # last good",
-		                                                         "SUITES=syscall harness/kernel reports/6.1/test prefix-3  # first bad: + 0003-c.patch"]}}]' \
+		   introduced_by: {k: 3, patch: "0003-c.patch", commands: ["SUITES=syscall harness/drivers/kernel reports/6.1/test prefix-2  # last good",
+		                                                         "SUITES=syscall harness/drivers/kernel reports/6.1/test prefix-3  # first bad: + 0003-c.patch"]}}]' \
 		"$BATS_TEST_TMPDIR/before.json" > "$a/result.json"
-	"$H/report" "$a"
+	"$H/report/report" "$a"
 	t=$a/review.txt
 	cat "$t"
 	u=$(unfold "$t")
@@ -411,12 +414,12 @@ series_in_tree=yes'
 	# the bisection's commands, each on a line of its own that pastes, its comment before it
 	grep -A 6 -xF '* syscall/d.xfs: returned EINVAL' "$t" | diff - <(printf '%s\n' '* syscall/d.xfs: returned EINVAL' \
 		'  first fails with patch 0003 (0003-c.patch); to reproduce:' \
-		'    # last good' '    SUITES=syscall harness/kernel reports/6.1/test prefix-2' \
-		'    # first bad: + 0003-c.patch' '    SUITES=syscall harness/kernel reports/6.1/test prefix-3' '')
+		'    # last good' '    SUITES=syscall harness/drivers/kernel reports/6.1/test prefix-2' \
+		'    # first bad: + 0003-c.patch' '    SUITES=syscall harness/drivers/kernel reports/6.1/test prefix-3' '')
 	! grep -q 'Per-patch proof not run' "$t" || false
 	[ -z "$(too_wide "$t")" ]
 	# neither logs nor result.json: not a run directory
-	run "$H/report" "$BATS_TEST_TMPDIR/empty"
+	run "$H/report/report" "$BATS_TEST_TMPDIR/empty"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"is not a run directory (no env and stages.tsv, no result.json)"* ]]
 }
@@ -427,7 +430,7 @@ series_in_tree=yes'
 	make_run "$r" pass fail
 	sed -i 's/^BRANCH=6.1/BRANCH=mainline/; s/^SERIES_IN_TREE=yes/SERIES_IN_TREE=no/' "$r/env"
 	rm "$r"/baseline/* && echo skipped > "$r/baseline/skipped"	# mainline has no series to take away
-	run "$R/harness/report" "$r"
+	run "$R/harness/report/report" "$r"
 	[ "$status" -eq 0 ]
 	jq -e '.reference and .findings_on_record.items[0].id == "M1" and .verdict == "UNSAFE"' "$r/result.json"
 	s=$r/summary.md
@@ -450,14 +453,14 @@ series_in_tree=yes'
 	[ "$status" -eq 1 ]
 	[ -z "$(too_wide "$t")" ]
 	x=$r/junit.xml
-	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$x"
+	xmllint --noout --schema "$ROOT/harness/report/junit.xsd" "$x"
 	[ "$(xmllint --xpath 'count(/testsuites/testsuite)' "$x")" = 1 ]
 	p='/testsuites/testsuite[@name="stablegate.mainline.reference"]'
 	[ "$(xmllint --xpath "string($p/testcase[@name='a.xfs']/failure/@type)" "$x")" = mainline-finding ]
 	[ "$(xmllint --xpath "string($p/properties/property[@name='role']/@value)" "$x")" = reference ]
 	# reference= is checked like every branch.conf key
 	printf 'name=9.5\ntree=ksrc\nreference=maybe\n' > "$R/backports/9.5/branch.conf"
-	run "$R/harness/validate" 9.5
+	run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"branch.conf:3: reference must be yes or no, not \"maybe\""* ]]
 }
@@ -476,24 +479,24 @@ series_in_tree=no'
 
 @test "deps --check: a malformed deps.tsv row is named by file and line, exit 2" {
 	deps_branch "$(printf 'abc\tsubj\tcarried\t0002\tfs/a.c:x\twhy')"
-	run "$R/harness/deps" --check 9.5
+	run "$R/harness/stages/deps" --check 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"deps: error: backports/9.5/deps.tsv:2: patch 0002 is not in the series"* ]]
 	deps_branch "$(printf 'abc\tsubj\tmaybe\t-\tfs/a.c:x\twhy')"
-	run "$R/harness/deps" --check 9.5
+	run "$R/harness/stages/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried or replaced"* ]]
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')"
-	run "$R/harness/deps" --check 9.5
+	run "$R/harness/stages/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not [!][N*]FILE:REGEX"* ]]
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-')"
-	run "$R/harness/deps" --check 9.5
+	run "$R/harness/stages/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: has 4 fields, needs 6"* ]]
-	# an empty field would shift the rest under harness/deps's tab IFS
+	# an empty field would shift the rest under harness/stages/deps's tab IFS
 	deps_branch "$(printf 'abc\t\tpresent\t-\tfs/a.c:x\twhy')"
-	run "$R/harness/deps" --check 9.5
+	run "$R/harness/stages/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: field 2 is empty (- stands for none)"* ]]
 	# validate refuses before making a run directory
-	run "$R/harness/validate" 9.5
+	run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
 	[ ! -d "$R/reports/9.5" ]
 }
@@ -507,9 +510,9 @@ series_in_tree=no'
 	src=$BATS_TEST_TMPDIR/src
 	mkdir -p "$src/fs" && echo one > "$src/fs/a.c"
 	for v in baseline patched; do
-		vs=$("$R/harness/series" 9.5 $v "$src")
+		vs=$("$R/harness/stages/series" 9.5 $v "$src")
 		mkdir -p "$BATS_TEST_TMPDIR/r/$v"
-		run "$R/harness/deps" 9.5 "$vs" "$BATS_TEST_TMPDIR/r/$v/deps.tsv"
+		run "$R/harness/stages/deps" 9.5 "$vs" "$BATS_TEST_TMPDIR/r/$v/deps.tsv"
 		[ "$status" -eq 0 ]
 	done
 	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch nomatch " ]
@@ -518,7 +521,7 @@ series_in_tree=no'
 	# the report: statuses, the false claim flagged, missing makes UNSAFE
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
 	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$BATS_TEST_TMPDIR/r/env"
-	run "$R/harness/report" "$BATS_TEST_TMPDIR/r"
+	run "$R/harness/report/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried carried" ]
 	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false true" ]
@@ -540,8 +543,8 @@ series_in_tree=no'
 	printf 'syscall\tb.xfs\tskip\tno reflink\n' > "$m/b/patched/results.tsv.new"
 	printf 'syscall\ta.xfs\tfail\treturned EINVAL\n' >> "$m/b/patched/results.tsv.new"
 	mv "$m/b/patched/results.tsv.new" "$m/b/patched/results.tsv"
-	"$R/harness/report" "$m/ref" && "$R/harness/report" "$m/b"
-	run "$R/harness/matrix" "$m/ref" "$m/b" --skip '9.6=no tree here'
+	"$R/harness/report/report" "$m/ref" && "$R/harness/report/report" "$m/b"
+	run "$R/harness/report/matrix" "$m/ref" "$m/b" --skip '9.6=no tree here'
 	[ "$status" -eq 0 ]
 	j=$R/reports/matrix.json md=$R/reports/matrix.md
 	cat "$md"
@@ -554,7 +557,7 @@ series_in_tree=no'
 	grep -q '^| mainline (reference) | p 6.1.1-1, Linux 6.1.1 | \[`test`\](.*/summary.md) | none | 2 cases (syscall), seed 7 | \*\*SAFE\*\*: rule 3 | - | - | is the reference | 1 (`mainline/findings.md`) |$' "$md"
 	grep -qx '| 9.6 | | | | | no tree here | | | | |' "$md"
 	# a directory that is not a reported run
-	run "$R/harness/matrix" "$m/b/patched"
+	run "$R/harness/report/matrix" "$m/b/patched"
 	[ "$status" -eq 2 ] && [[ "$output" == *"no result.json"* ]]
 }
 
@@ -620,14 +623,14 @@ all_repo() {
 	run pgrep -f "$R/harness/"
 	[ "$status" -eq 1 ]
 	# one branch's tree, one branch's series: refused
-	KSRC=$KD/linux-9.5.3 run "$R/harness/validate-all" all
+	KSRC=$KD/linux-9.5.3 run "$R/harness/drivers/validate-all" all
 	[ "$status" -eq 2 ] && [[ "$output" == *"KSRC= is one branch's tree; give validate-all KSRC_DIR="* ]]
-	SERIES=$R/backports/9.4 run "$R/harness/validate-all" 9.4
+	SERIES=$R/backports/9.4 run "$R/harness/drivers/validate-all" 9.4
 	[ "$status" -eq 2 ] && [[ "$output" == *"SERIES= is one branch's"* ]]
-	run "$R/harness/validate-all" 9.4 nosuch
+	run "$R/harness/drivers/validate-all" 9.4 nosuch
 	[ "$status" -eq 2 ] && [[ "$output" == *"unknown branch 'nosuch'"* ]]
 	# no KSRC_DIR: no branch has a tree; all listed as skipped, exit 3
-	run "$R/harness/validate-all" all
+	run "$R/harness/drivers/validate-all" all
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"mainline: skipped: tree=ksrc and KSRC_DIR is not set"* ]]
 	[ "$(jq -r '[.branches[].why] | unique | join(",")' "$j")" = "skipped: tree=ksrc and KSRC_DIR is not set" ]
@@ -636,18 +639,18 @@ all_repo() {
 @test "validate-all exits 0 when every branch reached a verdict; the matrix shows, per case, where a branch differs from mainline" {
 	all_repo
 	# validate replaced by a run with chosen results (what it would leave
-	# after booting), reported by the real harness/report: a.xfs as
+	# after booting), reported by the real harness/report/report: a.xfs as
 	# baseline:patched per branch; mainline fails c.xfs (its own finding)
 	mkdir -p "$R/stub"
 	echo 'pass:pass' > "$R/stub/mainline"
 	echo 'fail:pass' > "$R/stub/9.4"
 	echo 'pass:fail' > "$R/stub/9.5"
-	cat > "$R/harness/validate" <<'STUB'
+	cat > "$R/harness/drivers/validate" <<'STUB'
 #!/bin/sh
-# harness/validate BRANCH: (test stub) a run with the results in stub/BRANCH
+# harness/drivers/validate BRANCH: (test stub) a run with the results in stub/BRANCH
 set -eu
-R=$(cd "$(dirname "$0")/.." && pwd)
-[ $# = 1 ] || { echo "stablegate: validate: error: missing BRANCH" >&2; echo "harness/validate BRANCH" >&2; exit 2; }
+R=$(cd "$(dirname "$0")/../.." && pwd)
+[ $# = 1 ] || { echo "stablegate: validate: error: missing BRANCH" >&2; echo "harness/drivers/validate BRANCH" >&2; exit 2; }
 id=$(date -u +%Y%m%dT%H%M%SZ)$$ d=$R/reports/$1/$id
 mkdir -p "$d/baseline" "$d/patched"
 printf '%s\n' BRANCH=$1 RUN_ID=$id SEED=7 SOAK_OPS=10 SUITES=syscall SERIES_HASH=abc SERIES_IN_TREE=no \
@@ -664,10 +667,10 @@ done
 [ "$1" != mainline ] || { rm -r "$d/baseline"/*; echo skipped > "$d/baseline/skipped"; }
 ln -sfn "$id" "$R/reports/$1/latest"
 echo "stablegate: validate: branch $1, run $id, seed 7, logs in $d" >&2
-"$R/harness/report" "$d"
+"$R/harness/report/report" "$d"
 [ "$(jq -r .verdict "$d/result.json")" != INCONCLUSIVE ]
 STUB
-	KSRC_DIR=$KD run "$R/harness/validate-all" mainline 9.4 9.5
+	KSRC_DIR=$KD run "$R/harness/drivers/validate-all" mainline 9.4 9.5
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"[1/3] mainline: UNSAFE after"* ]] && [[ "$output" == *"[2/3] 9.4: SAFE after"* ]] && [[ "$output" == *"[3/3] 9.5: UNSAFE after"* ]]
@@ -689,7 +692,7 @@ STUB
 	diff <(jq 'del(.generated) | .branches |= map(select(.branch != "9.6"))' "$BATS_TEST_TMPDIR/matrix.json") <(jq 'del(.generated) | .branches |= map(select(.branch != "9.6"))' "$j")
 	jq -e '.branches[3] == {branch: "9.6", run_id: null, why: "no run yet (make branch=9.6 validate)"}' "$j"
 	# the next validate-all's estimates come from these runs' stage times
-	KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	KSRC_DIR=$KD run "$R/harness/drivers/validate-all" 9.4
 	echo "$output"
 	[[ "$output" == *"[1/1] 9.4: ~3s (median of 1 earlier run)"* ]]
 }
@@ -708,16 +711,16 @@ STUB
 	# harness/guest/init and the suites (inside QEMU) may mount
 	cd "$ROOT"
 	run grep -nwE 'mount|umount|losetup|kpartx|qemu-nbd|insmod|modprobe|rmmod' \
-		harness/tree harness/series harness/deps harness/config harness/build harness/image \
-		harness/boot harness/scan harness/report harness/validate harness/prefixes harness/kernel \
-		harness/evidence harness/bisect harness/validate-all harness/matrix harness/minimise harness/kcidb \
-		harness/lava-jobs harness/lava-run harness/bench harness/lib.sh \
-		harness/defaults.sh Makefile .ci/run
+		harness/stages/tree harness/stages/series harness/stages/deps harness/stages/config harness/stages/build harness/stages/image \
+		harness/stages/boot harness/stages/scan harness/report/report harness/drivers/validate harness/drivers/prefixes harness/drivers/kernel \
+		harness/drivers/evidence harness/drivers/bisect harness/drivers/validate-all harness/report/matrix harness/drivers/minimise harness/report/kcidb \
+		harness/lava/lava-jobs harness/lava/lava-run harness/drivers/bench harness/lib/*.sh \
+		harness/stages/kbuild-cc Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
 	# every stage is listed above
-	for s in harness/*; do
-		[ -d "$s" ] || grep -q "$s" "$BATS_TEST_FILENAME"
+	for s in harness/stages/* harness/drivers/* harness/report/* harness/lava/*; do
+		[ ! -x "$s" ] || grep -q "$s" "$BATS_TEST_FILENAME"
 	done
 }
 
@@ -777,7 +780,7 @@ C
 		printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\t%s\t\n' $a $b > "$r/prefix-$k/results.tsv"
 	done
 	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-8/failures.tsv"
-	run "$H/report" "$r"
+	run "$H/report/report" "$r"
 	[ "$status" -eq 0 ]
 	j=$r/result.json
 	jq -r '.evidence.patches[] | "\(.k) \(.status) \(.flips) \(.breaks)"' "$j"
@@ -795,7 +798,7 @@ C
 	grep -qE '^\| 0005-vfs-vfs_dedupe_file_range-doesn-t-return-EOPNOTSUPP.patch \| [^|]+ \| \*\*harmful\*\* \| 0 \| `syscall/b.xfs` \|' "$r/summary.md"
 	# a prefix with a kernel failure its predecessor lacks makes the patch harmful
 	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-6/failures.tsv"
-	"$H/report" "$r"
+	"$H/report/report" "$r"
 	jq -e '.evidence.patches[5].status == "harmful" and .evidence.patches[5].breaks == ["warn: WARNING: at x.c:1 | RIP: f"]' "$j"
 }
 
@@ -806,14 +809,14 @@ C
 		"--kernel /nonexistent log xfs:no such kernel" "--bogus x log xfs:unknown option" \
 		"nosuch xfs:no such run directory or op log"; do
 		# shellcheck disable=SC2086 # (the words of the case)
-		(cd "$BATS_TEST_TMPDIR" && run --separate-stderr "$H/minimise" ${c%%:*}
+		(cd "$BATS_TEST_TMPDIR" && run --separate-stderr "$H/drivers/minimise" ${c%%:*}
 		 echo "$c: exit $status: $stderr"
 		 [ "$status" -eq 2 ] && [[ "$stderr" == *"${c#*:}"* ]])
 	done
-	MINIMISE_SECS=0 run "$H/minimise" --kernel "$BATS_TEST_TMPDIR/log" "$BATS_TEST_TMPDIR/log" xfs
+	MINIMISE_SECS=0 run "$H/drivers/minimise" --kernel "$BATS_TEST_TMPDIR/log" "$BATS_TEST_TMPDIR/log" xfs
 	[ "$status" -eq 2 ] && [[ "$output" == *"MINIMISE_SECS=0"* ]]
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
-	run "$H/minimise" "$BATS_TEST_TMPDIR/r" xfs
+	run "$H/drivers/minimise" "$BATS_TEST_TMPDIR/r" xfs
 	[ "$status" -eq 2 ] && [[ "$output" == *"no variant has an oplog-xfs.txt"* ]]
 }
 
@@ -824,9 +827,9 @@ C
 # content is 6.1.192 and passes on any other. The image stage runs for real.
 fake_boot() {
 	fake_repo 6.1x 'tree=ksrc'
-	cat > "$R/harness/boot" <<'BOOT'
+	cat > "$R/harness/stages/boot" <<'BOOT'
 #!/bin/sh
-# harness/boot KERNEL INITRAMFS DISKDIR LOGDIR [APPEND...]: a stand-in (harness.bats)
+# harness/stages/boot KERNEL INITRAMFS DISKDIR LOGDIR [APPEND...]: a stand-in (harness.bats)
 set -eu
 k=$1 i=$2 l=$4; shift 4
 mkdir -p "$l"
@@ -852,7 +855,7 @@ BOOT
 	b=$STABLEGATE_CACHE/build/6.1-patched/arch/x86/boot
 	mkdir -p "$b" && echo 6.1.192 > "$b/bzImage"
 	echo 7.3.0-rc7 > "$BATS_TEST_TMPDIR/mainline"
-	MINIMISE_SECS=120 run "$R/harness/minimise" --check-on "$BATS_TEST_TMPDIR/mainline" "$r" xfs
+	MINIMISE_SECS=120 run "$R/harness/drivers/minimise" --check-on "$BATS_TEST_TMPDIR/mainline" "$r" xfs
 	echo "$output"
 	[ "$status" -eq 0 ]
 	V=$r/patched L=$r/patched/minimise-xfs
@@ -873,7 +876,7 @@ BOOT
 	done
 	# the check booted the minimised record, and a kernel that fails it says so
 	cmp "$r/patched/minimise-xfs-check1/replay.log" "$V/minimised-xfs.record"
-	MINIMISE_SECS=120 run "$R/harness/minimise" --check-on "$b/bzImage" "$r/patched" xfs
+	MINIMISE_SECS=120 run "$R/harness/drivers/minimise" --check-on "$b/bzImage" "$r/patched" xfs
 	[ "$status" -eq 0 ]
 	grep -qx 'CHECK1_RESULT=fail' "$e" && grep -qx 'CHECK1_DETAIL=mismatch at op 6 (collapse) off 0' "$e"
 	grep -q 'the record on 6.1.192 .*: fail: mismatch at op 6 (collapse) off 0' <<<"$output"
@@ -888,7 +891,7 @@ BOOT
 		> "$r/patched/minimise-xfs.env"
 	printf '%s\n' FS=ext4 STATUS=ok OPS_BEFORE=20000 OPS_AFTER=130 TRIES=40 SECONDS=301.5 STOPPED_EARLY=1 \
 		ONE_MINIMAL=0 RERUNS=3/3 CLASS=error/dread/5 BOUND=300 RECORD=minimised-ext4.record > "$r/baseline/minimise-ext4.env"
-	run "$H/report" "$r"
+	run "$H/report/report" "$r"
 	[ "$status" -eq 0 ]
 	j=$r/result.json
 	[ "$(jq -c '.minimised | map({variant, fs, ops, ops_before, tries, seconds, stopped_early, record})' "$j")" = \
@@ -904,30 +907,30 @@ BOOT
 	! grep -q '.\{73\}' "$r/review.txt" || false
 	# a run with none says nothing about it
 	rm "$r"/*/minimise-*.env
-	run "$H/report" "$r"
+	run "$H/report/report" "$r"
 	[ "$(jq '.minimised | length' "$j")" -eq 0 ]
 	! grep -q -i minimised "$s" "$r/review.txt" || false
 }
 
 @test "bench: fsx absent is said, and the soak runs alone; bad FSX or BENCH_OPS are usage errors; no kernel is named" {
 	bats_require_minimum_version 1.5.0
-	run --separate-stderr env FSX= FSX_SRC="$BATS_TEST_TMPDIR/nofsx" "$H/bench" 6.1
+	run --separate-stderr env FSX= FSX_SRC="$BATS_TEST_TMPDIR/nofsx" "$H/drivers/bench" 6.1
 	echo "$stderr"
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"bench: fsx absent (no FSX=, no fsx.c in FSX_SRC=$BATS_TEST_TMPDIR/nofsx): the soak runs alone"* ]]
 	[[ "$stderr" == *"error: no kernel at $STABLEGATE_CACHE/build/6.1-patched/arch/x86/boot/bzImage"* ]]
-	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/nosuch" "$H/bench" 6.1
+	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/nosuch" "$H/drivers/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"FSX=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 	echo '#!/bin/sh' > "$BATS_TEST_TMPDIR/script"
-	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
+	run --separate-stderr env FSX="$BATS_TEST_TMPDIR/script" "$H/drivers/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"not a static binary"* ]]
-	run --separate-stderr env BENCH_OPS=lots "$H/bench" 6.1
+	run --separate-stderr env BENCH_OPS=lots "$H/drivers/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_OPS=lots: takes a whole number > 0"* ]]
-	run --separate-stderr env BENCH_ROUNDS=0 "$H/bench" 6.1
+	run --separate-stderr env BENCH_ROUNDS=0 "$H/drivers/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_ROUNDS=0: takes a whole number > 0"* ]]
-	run --separate-stderr env BENCH_SOAK_REF="$BATS_TEST_TMPDIR/script" "$H/bench" 6.1
+	run --separate-stderr env BENCH_SOAK_REF="$BATS_TEST_TMPDIR/script" "$H/drivers/bench" 6.1
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"BENCH_SOAK_REF=$BATS_TEST_TMPDIR/script: not a static binary"* ]]
-	run --separate-stderr "$H/bench" nosuch
+	run --separate-stderr "$H/drivers/bench" nosuch
 	[ "$status" -eq 2 ] && [[ "$stderr" == *"unknown branch 'nosuch'"* ]]
 	# make's spelling
 	run make -C "$ROOT" -s bench-soak GUEST=1 branch=6.1 FSX_SRC="$BATS_TEST_TMPDIR/nofsx"
@@ -949,14 +952,14 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	  echo '    # soak-stats name=ext4 ops=20000 secs=9.90 ops_per_sec=2020 read=9000 write=10000 clone=0'
 	  echo '    # bench fsx-ran fs=ext4 ops=20000 logged=20000 skipped=5000'; } > "$k"
 	printf '1\t0\n2\t2000\n3\t2000\n4\t2500\n' > "$c"
-	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -v tck=100 -f "$H/drivers/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# fsx: 15000 of 20000 ran, in 20 s (20 cpu-s); the soak: 19000 in 10 s (5 cpu-s)
 	[ "$(row "$(sed -n '/^ops that ran/,$p' <<<"$output")" ext4 fsx soak)" = "ext4 fsx soak 19000 1900 3800 | 5000 of 20000 15000 750 750 | 2.53 5.07" ]
 	# no counting run: no such table
 	sed -i '/fsx-ran/d' "$k"
-	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -v tck=100 -f "$H/drivers/bench.awk" "$c" "$k"
 	! grep -q '^ops that ran' <<<"$output" || false
 }
 
@@ -980,7 +983,7 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	t=0 mk=0
 	for d in 0 2000 0 4000 0 4000 0 4000 0 4000 0 4000 0 1000 0 500 0 500; do
 		t=$((t + d)) mk=$((mk + 1)); printf '%s\t%s\n' "$mk" "$t"; done > "$c"
-	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -v tck=100 -f "$H/drivers/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# xfs: fsx 40000 ops in 40 s (60 cpu-s); the soak 40000 in 80 s (80 cpu-s) and in 40 s (80 cpu-s)
@@ -996,12 +999,12 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	! grep -q 'fsx absent' <<<"$output" || false
 	# no CPU times (no QEMU seen): the wall-time columns alone
 	: > "$c"
-	run awk -v tck=100 -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -v tck=100 -f "$H/drivers/bench.awk" "$c" "$k"
 	[ "$(row "$output" xfs fsx soak)" = "xfs fsx soak 20.00, 20.00 1000 - - | 10.00, 30.00 1000 - | 1.00 -" ]
 	# a reference soak (BENCH_SOAK_REF) gets rows and columns of its own
 	{ bench_line ext4 fsx fsx 1 20000 20.00 0; bench_line ext4 soak fsx 1 20000 10.00 0
 	  bench_line ext4 ref fsx 1 20000 16.00 0; echo '    # soak-rates name=ext4 read=9000 mapwrite=600'; } > "$k"
-	run awk -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -f "$H/drivers/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$(row "$output" ext4 fsx ref)" = "ext4 fsx ref 16.00 1250 - - | 20.00 1000 - | 1.25 -" ]
 	[ "$(grep '^mapwrite' <<<"$output" | tr -s ' ')" = "mapwrite - 600" ]
@@ -1009,13 +1012,13 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	# without fsx: said so, and no ratio
 	{ echo '    # bench: fsx absent (no /bin/fsx in the initramfs): the soak runs alone'
 	  bench_line ext4 soak default 1 20000 25.00 0; bench_line ext4 soak fsx 1 20000 10.00 0; } > "$k"
-	run awk -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -f "$H/drivers/bench.awk" "$c" "$k"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(row "$output" ext4 fsx soak)" = "ext4 fsx soak 10.00 2000 - - | absent - - | - -" ]
 	grep -q '^fsx absent: the soak ran alone' <<<"$output"
 	# nothing from the guest: a failure, said so
 	: > "$k"
-	run awk -f "$H/programs/bench.awk" "$c" "$k"
+	run awk -f "$H/drivers/bench.awk" "$c" "$k"
 	[ "$status" -eq 1 ] && [[ "$output" == "bench: no results"* ]]
 }

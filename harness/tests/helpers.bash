@@ -63,7 +63,7 @@ wait_for() { # wait_for FILE REGEX [SECS]: FILE has a line matching REGEX, or pr
 	cat "$1"; return 1
 }
 
-# make_run DIR BASE_STATUS PATCHED_STATUS: a run dir, as harness/report reads
+# make_run DIR BASE_STATUS PATCHED_STATUS: a run dir, as harness/report/report reads
 # it, with two cases on each kernel, the first with the statuses given
 make_run() {
 	d=$1
@@ -80,6 +80,6 @@ make_run() {
 	printf 'syscall\ta.xfs\t%s\t\nsyscall\tb.xfs\tpass\t\n' "$3" > "$d/patched/results.tsv"
 }
 
-# The build user (harness/lib.sh sg_as_builder) runs the fake trees' make and
+# The build user (harness/lib/sg.sh sg_as_builder) runs the fake trees' make and
 # patch: it must reach the tests' temporary dirs (bats makes its run dir 0700).
 chmod o+x "$BATS_RUN_TMPDIR" 2>/dev/null || true

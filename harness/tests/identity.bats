@@ -51,7 +51,7 @@ SH
 	printf '#!/bin/sh\n' > "$1/scripts/kconfig/merge_config.sh"
 	chmod +x "$1/scripts/kconfig/merge_config.sh"
 	echo "$2" > "$1/k.c"
-	echo test > "$1/.sg-key"	# a harness work copy (harness/series): built incrementally
+	echo test > "$1/.sg-key"	# a harness work copy (harness/stages/series): built incrementally
 }
 payload() { # the payload of bzImage $1, as the boot header places it
 	tail -c +1025 "$1" | head -c "$(od -An -tu4 -j 588 -N 4 "$1" | tr -d ' ')"
@@ -61,11 +61,11 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	command -v ccache || skip "no ccache (make setup installs it)"
 	T=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
 	piggy_tree "$T" kernel-one
-	run "$H/build" "$T" "$OUT"
+	run "$H/stages/build" "$T" "$OUT"
 	[ "$status" -eq 0 ]
 	[ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-one ]
 	echo kernel-two > "$T/k.c"	# new bytes, the same length: piggy.S's text is the same
-	run "$H/build" "$T" "$OUT"
+	run "$H/stages/build" "$T" "$OUT"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-two ]
@@ -81,15 +81,15 @@ payload() { # the payload of bzImage $1, as the boot header places it
 @test "identity 0: a bzImage whose payload is not the kernel this build made is refused, named" {
 	T=$BATS_TEST_TMPDIR/k OUT=$BATS_TEST_TMPDIR/out
 	piggy_tree "$T" kernel-one
-	"$H/build" "$T" "$OUT"
+	"$H/stages/build" "$T" "$OUT"
 	echo kernel-two > "$T/k.c"
-	FAKE_STALE=1 run "$H/build" "$T" "$OUT"
+	FAKE_STALE=1 run "$H/stages/build" "$T" "$OUT"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"stablegate: build: error: stale kernel: the bzImage's payload (sha256 "*") is not the arch/x86/boot/compressed/vmlinux.bin.gz this build made (sha256 "*"): an object holding an older kernel was reused; not booting it"* ]]
 	[ ! -f "$OUT/.sg-kernel" ] && [ ! -f "$OUT/.sg-built" ]
 	# and the next build, with the object made again, is a good one
-	run "$H/build" "$T" "$OUT"
+	run "$H/stages/build" "$T" "$OUT"
 	[ "$status" -eq 0 ] && [ "$(payload "$OUT/arch/x86/boot/bzImage")" = kernel-two ]
 }
 
@@ -101,7 +101,7 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	# write into the tree and a root-owned file
 	victim=$BATS_TEST_TMPDIR/victim && echo intact > "$victim"
 	sed -i "1i \$(shell id -un > \$(O)/who; echo pwned >> $victim; echo pwned >> \$(CURDIR)/k.c)" "$T/Makefile"
-	run "$H/build" "$T" "$OUT"
+	run "$H/stages/build" "$T" "$OUT"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$OUT/who")" = stablegate ]
 	[ "$(cat "$victim")" = intact ] && [ "$(cat "$T/k.c")" = kernel-one ]
@@ -116,8 +116,8 @@ payload() { # the payload of bzImage $1, as the boot header places it
 		printf '%s\n' "KERNEL_SHA256=$(echo "$v" | sha256sum | cut -c1-64)" \
 			"KERNEL_BUILT=6.1.1 (stablegate@stablegate) #3 SMP" >> "$d/$v/boot.env"
 	done
-	"$H/report" "$d"
-	"$H/kcidb" "$d"
+	"$H/report/report" "$d"
+	"$H/report/kcidb" "$d"
 	p=$(echo patched | sha256sum | cut -c1-64) b=$(echo baseline | sha256sum | cut -c1-64)
 	[ "$(jq -r '.kernels | map(.variant + " " + .sha256) | join(",")' "$d/result.json")" = "baseline $b,patched $p" ]
 	grep -q "| patched | \`$p\` | 6.1.1 (stablegate@stablegate) #3 SMP | ok |" "$d/summary.md"
@@ -130,21 +130,21 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	k=${STABLEGATE_CACHE_REAL:-/var/cache/stablegate}/build/6.1-patched/arch/x86/boot/bzImage
 	[ -f "$k" ] || skip "no 6.1 kernel at $k (e2e.bats builds it)"
 	G=$BATS_TEST_TMPDIR/g && mkdir -p "$G"
-	SUITES=smoke "$H/image" initramfs "$G/initramfs.cpio" 2>/dev/null
-	"$H/image" disks "$G/disks" 2>/dev/null
+	SUITES=smoke "$H/stages/image" initramfs "$G/initramfs.cpio" 2>/dev/null
+	"$H/stages/image" disks "$G/disks" 2>/dev/null
 	# the same kernel, its boot header claiming another build number (as many
 	# digits): the guest still runs the payload's, so banner and header disagree
 	cp "$k" "$G/bzImage"
-	v=$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib.sh"; sg_bzimage_version "$1"' - "$G/bzImage")
+	v=$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib/sg.sh"; sg_bzimage_version "$1"' - "$G/bzImage")
 	o=$(( $(od -An -tu2 -j 526 -N 2 "$G/bzImage" | tr -d ' ') + 512 ))
 	n=$(echo "$v" | grep -o ' #[0-9]* ' | tr -d ' #') pre=${v%% #*}
 	m=$(echo "$n" | tr 0-9 9); [ "$m" != "$n" ] || m=$(echo "$n" | tr 0-9 8)
 	printf '%s' "$m" | dd of="$G/bzImage" bs=1 seek=$((o + ${#pre} + 2)) conv=notrunc 2>/dev/null
-	[ "$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib.sh"; sg_bzimage_version "$1"' - "$G/bzImage")" = "$pre #$m ${v#* #"$n" }" ]
-	run "$H/boot" "$G/bzImage" "$G/initramfs.cpio" "$G/disks" "$G" sg.suites=smoke
+	[ "$(SG_ROOT=$ROOT sh -c '. "$SG_ROOT/harness/lib/sg.sh"; sg_bzimage_version "$1"' - "$G/bzImage")" = "$pre #$m ${v#* #"$n" }" ]
+	run "$H/stages/boot" "$G/bzImage" "$G/initramfs.cpio" "$G/disks" "$G" sg.suites=smoke
 	[ "$status" -eq 1 ]
 	grep -qx 'BOOT_STATUS=wrong-kernel' "$G/boot.env"
-	"$H/scan" "$G" 2>/dev/null
+	"$H/stages/scan" "$G" 2>/dev/null
 	grep -q "^wrong-kernel	the guest ran \"Linux version .* #$n .*\", not the kernel booted (\".* #$m " "$G/failures.tsv"
 }
 
@@ -158,14 +158,14 @@ payload() { # the payload of bzImage $1, as the boot header places it
 	# a process behind to do more later
 	printf -- '--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,3 @@\n VERSION = 4\n+$(shell rm -f $(CURDIR)/a.c; echo evil > $(CURDIR)/a.c; ln -s %s $(O)/.sg-built; ln -s %s $(CURDIR)/.sg-key; (sleep 5; echo late > $(O)/late) >/dev/null 2>&1 &)\n PATCHLEVEL = 19\n' \
 		"$victim" "$victim" > "$c/0001-evil.patch"
-	VSRC=$(SERIES=$c "$R/harness/series" 9.7 patched "$K")
-	"$R/harness/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
+	VSRC=$(SERIES=$c "$R/harness/stages/series" 9.7 patched "$K")
+	"$R/harness/stages/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
 	[ "$(cat "$VSRC/a.c")" = evil ]	# it ran, as the build user
 	[ "$(cat "$victim")" = intact ]
 	sleep 6
 	[ ! -e "$BATS_TEST_TMPDIR/out/late" ]
 	# the branch's own series: the work copy is the tree again, not the candidate's
-	run "$R/harness/series" 9.7 patched "$K"
+	run "$R/harness/stages/series" 9.7 patched "$K"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"differs from the tree outside the series' paths (a.c "*"): copied afresh"* ]]

@@ -17,9 +17,9 @@ teardown() {
 	[ -z "${vpid:-}" ] || kill -- -"$vpid" 2>/dev/null || true
 }
 
-# series_hash DIR: lib.sh's hash of the candidate series in DIR.
+# series_hash DIR: harness/lib/branch.sh's hash of the candidate series in DIR.
 series_hash() {
-	SG_ROOT=$R sh -c '. "$SG_ROOT/harness/lib.sh" && BRANCH_DIR=$SG_ROOT/backports/9.5 SG_SERIES_DIR=$1 && sg_series_hash' sh "$1"
+	SG_ROOT=$R sh -c '. "$SG_ROOT/harness/lib/sg.sh" && BRANCH_DIR=$SG_ROOT/backports/9.5 SG_SERIES_DIR=$1 && sg_series_hash' sh "$1"
 }
 
 @test "integrity 8: two candidates without a series file are told apart" {
@@ -30,7 +30,7 @@ series_hash() {
 			"--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+${c#*:}\n"
 	done
 	for c in a b; do
-		KSRC=$K SERIES=$BATS_TEST_TMPDIR/$c VARIANTS=patched run "$R/harness/validate" 9.5
+		KSRC=$K SERIES=$BATS_TEST_TMPDIR/$c VARIANTS=patched run "$R/harness/drivers/validate" 9.5
 		ln -s "$(readlink -f "$R/reports/9.5/latest")" "$BATS_TEST_TMPDIR/run-$c"
 	done
 	ha=$(sed -n 's/^SERIES_HASH=//p' "$BATS_TEST_TMPDIR/run-a/env")
@@ -67,14 +67,14 @@ series_hash() {
 		mail_patch "$BATS_TEST_TMPDIR/${c%:*}.mbox" "[PATCH] b: fix" 'Signed-off-by: A U Thor <a@example.org>' \
 			"--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+${c#*:}\n"
 	done
-	SERIES=$BATS_TEST_TMPDIR/a.mbox run "$R/harness/series" 9.5 patched "$K"
+	SERIES=$BATS_TEST_TMPDIR/a.mbox run "$R/harness/stages/series" 9.5 patched "$K"
 	[ "$status" -eq 0 ]
 	v=$(echo "$output" | tail -n 1)
 	[ "$(cat "$v/b.c")" = b2 ]
 	for d in "$STABLEGATE_CACHE"/candidates/mbox-*/; do
 		[ "$(cat "$d/series")" = 0001.patch ]
 	done
-	SERIES=$BATS_TEST_TMPDIR/b.mbox run "$R/harness/series" 9.5 patched "$K"
+	SERIES=$BATS_TEST_TMPDIR/b.mbox run "$R/harness/stages/series" 9.5 patched "$K"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *reusing* ]]
 	[ "$(cat "$v/b.c")" = b3 ]
@@ -96,7 +96,7 @@ waits() {
 	return $_rc
 }
 
-@test "integrity 9: prefixes, minimise, bench and harness/kernel wait for a validate of the branch; its own stages do not" {
+@test "integrity 9: prefixes, minimise, bench and harness/drivers/kernel wait for a validate of the branch; its own stages do not" {
 	fake_branch 9.5
 	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$R/backports/9.5/0002-y.patch"
 	echo 0002-y.patch >> "$R/backports/9.5/series"
@@ -105,17 +105,17 @@ waits() {
 	printf '#!/bin/sh\nwhile [ ! -f "%s/go" ]; do sleep 0.2; done\nexit 1\n' "$BATS_TEST_TMPDIR" > "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
 	export PATH="$BATS_TEST_TMPDIR/bin:$PATH" ACCEL=tcg KSRC=$K
-	# the validate holds the lock through its harness/kernel, and through
-	# harness/evidence's (EVIDENCE=1: prefix-1), without waiting on itself
-	EVIDENCE=1 VARIANTS=patched setsid "$R/harness/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
+	# the validate holds the lock through its harness/drivers/kernel, and through
+	# harness/drivers/evidence's (EVIDENCE=1: prefix-1), without waiting on itself
+	EVIDENCE=1 VARIANTS=patched setsid "$R/harness/drivers/validate" 9.5 > "$BATS_TEST_TMPDIR/v.log" 2>&1 3>&- &
 	vpid=$!
 	wait_for "$BATS_TEST_TMPDIR/v.log" '== boot \(patched\)'
 	run=$(readlink -f "$R/reports/9.5/latest")
 	echo 'op=1 write' > "$BATS_TEST_TMPDIR/op.log"
-	waits "$BATS_TEST_TMPDIR/p.log" "$R/harness/prefixes" 9.5
-	waits "$BATS_TEST_TMPDIR/k.log" "$R/harness/kernel" "$run" prefix-1
-	waits "$BATS_TEST_TMPDIR/m.log" "$R/harness/minimise" --branch 9.5 "$BATS_TEST_TMPDIR/op.log" xfs
-	waits "$BATS_TEST_TMPDIR/b.log" env FSX_SRC=/nonexistent "$R/harness/bench" 9.5
+	waits "$BATS_TEST_TMPDIR/p.log" "$R/harness/drivers/prefixes" 9.5
+	waits "$BATS_TEST_TMPDIR/k.log" "$R/harness/drivers/kernel" "$run" prefix-1
+	waits "$BATS_TEST_TMPDIR/m.log" "$R/harness/drivers/minimise" --branch 9.5 "$BATS_TEST_TMPDIR/op.log" xfs
+	waits "$BATS_TEST_TMPDIR/b.log" env FSX_SRC=/nonexistent "$R/harness/drivers/bench" 9.5
 	touch "$BATS_TEST_TMPDIR/go"
 	wait "$vpid" || true
 	cat "$BATS_TEST_TMPDIR/v.log"
@@ -138,9 +138,9 @@ built_run() {
 # outputs DIR: the run's reports, rendered and checked: junit.xml against
 # its schema, kcidb.json against KCIDB's rules.
 outputs() {
-	"$ROOT/harness/report" "$1"
-	xmllint --noout --schema "$ROOT/harness/programs/junit.xsd" "$1/junit.xml"
-	"$ROOT/harness/kcidb" "$1"
+	"$ROOT/harness/report/report" "$1"
+	xmllint --noout --schema "$ROOT/harness/report/junit.xsd" "$1/junit.xml"
+	"$ROOT/harness/report/kcidb" "$1"
 }
 
 @test "integrity 11: a lost or unreadable result is missing, never a pass: INCONCLUSIVE, named in every output" {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Past one machine: KCIDB output (harness/kcidb), LAVA job definitions
-# (harness/lava-jobs) and LAVA's results read back (harness/lava-results),
+# Past one machine: KCIDB output (harness/report/kcidb), LAVA job definitions
+# (harness/lava/lava-jobs) and LAVA's results read back (harness/lava-results),
 # on fixed inputs. No kernel boots here; lava-e2e.bats runs a real job.
 
 load helpers
@@ -37,8 +37,8 @@ fake_run() {
 @test "kcidb: a 6.1 run is valid KCIDB v4: checkouts, builds, one test per case with its path and status" {
 	r=$BATS_TEST_TMPDIR/r
 	fake_run "$r"
-	"$H/report" "$r"
-	run "$H/kcidb" "$r"
+	"$H/report/report" "$r"
+	run "$H/report/kcidb" "$r"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	k=$r/kcidb.json
@@ -67,8 +67,8 @@ fake_run() {
 	sed -i 's/^build\tpatched\t5\tok$/build\tpatched\t5\tfailed(1)/; /^boot\tpatched/d' "$r/stages.tsv"
 	rm "$r/patched/boot.env" "$r/patched/results.tsv"
 	echo 'build patched: stablegate: build: error: fs/read_write.c:1601:2: error: expected ";"' > "$r/stage-errors.txt"
-	"$H/report" "$r" || true
-	run "$H/kcidb" "$r"
+	"$H/report/report" "$r" || true
+	run "$H/report/kcidb" "$r"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	k=$r/kcidb.json
@@ -78,17 +78,17 @@ fake_run() {
 	jq -e '.checkouts | all(.valid)' "$k"
 	# a series that did not apply: that checkout is invalid, and nothing was built from it
 	sed -i 's/^series\tpatched\t1\tok$/series\tpatched\t1\tfailed(1)/; /^config\tpatched/d; /^build\tpatched/d' "$r/stages.tsv"
-	"$H/report" "$r" || true
-	"$H/kcidb" "$r"
+	"$H/report/report" "$r" || true
+	"$H/report/kcidb" "$r"
 	jq -e '[.checkouts[] | .valid] == [true, false] and (.builds | length) == 1' "$k"
 }
 
 @test "kcidb: the schema check catches every kind of violation, each named" {
 	r=$BATS_TEST_TMPDIR/r
 	fake_run "$r"
-	"$H/report" "$r"
-	"$H/kcidb" "$r"
-	c=$H/programs/kcidb-check.jq
+	"$H/report/report" "$r"
+	"$H/report/kcidb" "$r"
+	c=$H/report/kcidb-check.jq
 	[ -z "$(jq -r -f "$c" "$r/kcidb.json")" ]
 	bad() { jq "$1" "$r/kcidb.json" | jq -r -f "$c"; }
 	[[ "$(bad '.tests[1].status = "BROKEN"')" == *'tests[1].status: "BROKEN" is not one of FAIL, ERROR, MISS, PASS, DONE, SKIP'* ]]
@@ -112,14 +112,14 @@ fake_run() {
 @test "make kcidb RUN= renders from result.json alone, without the run's logs" {
 	r=$BATS_TEST_TMPDIR/r
 	fake_run "$r"
-	"$H/report" "$r"
+	"$H/report/report" "$r"
 	a=$BATS_TEST_TMPDIR/archived
 	mkdir -p "$a" && cp "$r/result.json" "$a/"
 	run make -C "$ROOT" -s kcidb RUN="$a"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(jq '.tests | length' "$a/kcidb.json")" -eq 11 ]
-	run "$H/kcidb" "$BATS_TEST_TMPDIR/nosuch"
+	run "$H/report/kcidb" "$BATS_TEST_TMPDIR/nosuch"
 	[ "$status" -eq 2 ]
 }
 
@@ -160,7 +160,7 @@ SH
 	r=$BATS_TEST_TMPDIR/run
 	fake_built "$r"
 	sed -i 's/^build\tbaseline\t5\tok$/build\tbaseline\t5\tfailed(1)/' "$r/stages.tsv"
-	run "$H/lava-jobs" "$r"
+	run "$H/lava/lava-jobs" "$r"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"baseline: not built in this run; no job"* ]]
@@ -179,18 +179,18 @@ SH
 	(cd "$a" && sha256sum -c "$r/lava/artefacts.sha256")
 	grep -q "url: 'file://$a/xfs.img.gz'" "$j"
 	grep -q "sha256sum: $(sha256sum < "$a/patched/bzImage" | cut -c-64)" "$j"
-	run "$H/lava-run" --validate "$j" "$BATS_TEST_TMPDIR/v"
+	run "$H/lava/lava-run" --validate "$j" "$BATS_TEST_TMPDIR/v"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	# a lab's URL prefix, and a job per seed
 	sed -i 's/failed(1)/ok/' "$r/stages.tsv"
-	LAVA_ARTEFACTS=https://lab.example/sg/run1/ SEEDS="3 4" "$H/lava-jobs" "$r" "$BATS_TEST_TMPDIR/lab"
+	LAVA_ARTEFACTS=https://lab.example/sg/run1/ SEEDS="3 4" "$H/lava/lava-jobs" "$r" "$BATS_TEST_TMPDIR/lab"
 	[ "$(cd "$BATS_TEST_TMPDIR/lab" && echo *-seed*.yaml)" = "baseline-seed3.yaml baseline-seed4.yaml patched-seed3.yaml patched-seed4.yaml" ]
 	grep -q "url: 'https://lab.example/sg/run1/6.1/20261204T000000Z/patched/bzImage'" "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
 	grep -q 'sg.seed=4"' "$BATS_TEST_TMPDIR/lab/patched-seed4.yaml"
 	# LAVA's schema refuses a job with a bad result mapping, and says where
 	sed "s/'not ok': fail/'not ok': failed/" "$j" > "$r/lava/bad.yaml"
-	run "$H/lava-run" --validate "$r/lava/bad.yaml" "$BATS_TEST_TMPDIR/v"
+	run "$H/lava/lava-run" --validate "$r/lava/bad.yaml" "$BATS_TEST_TMPDIR/v"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"LAVA's job schema"*"fixupdict"* ]]
@@ -199,11 +199,11 @@ SH
 @test "lava-run: LAVA's own dispatcher parses a recorded console into the cases scan reads from the same KTAP" {
 	# The serial connection's bytes are replayed by a stand-in for QEMU:
 	# everything after it is lava-run's real deploy, monitors and pattern
-	# parser, and what it records must be what harness/scan makes of the
+	# parser, and what it records must be what harness/stages/scan makes of the
 	# same KTAP (suite, case, status).
 	r=$BATS_TEST_TMPDIR/run
 	fake_built "$r"
-	VARIANTS=patched "$H/lava-jobs" "$r"
+	VARIANTS=patched "$H/lava/lava-jobs" "$r"
 	k=$BATS_TEST_DIRNAME/fixtures/ktap-nested.log
 	serial=$BATS_TEST_TMPDIR/serial.log
 	{ echo "[    0.000000] Linux version 6.1.1 (stand-in)"
@@ -211,7 +211,7 @@ SH
 	  echo "[    1.500000] XFS (vda): Mounting V5 Filesystem"
 	  tail -n +3 "$k"; } | sed 's/$/\r/' > "$serial"
 	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
-	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	run "$H/lava/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	l=$BATS_TEST_TMPDIR/l
@@ -219,7 +219,7 @@ SH
 	# scan on the same KTAP, for comparison
 	mkdir -p "$BATS_TEST_TMPDIR/d"
 	cp "$k" "$BATS_TEST_TMPDIR/d/ktap.log"; : > "$BATS_TEST_TMPDIR/d/console.log"
-	"$H/scan" "$BATS_TEST_TMPDIR/d"
+	"$H/stages/scan" "$BATS_TEST_TMPDIR/d"
 	diff <(cut -f1-3 "$BATS_TEST_TMPDIR/d/results.tsv") <(cut -f1-3 "$l/results.tsv")
 	[ "$(wc -l < "$l/results.tsv")" -eq 4 ]
 	grep -q '^syscall	ficlone.tmpfs	skip' "$l/results.tsv"
@@ -234,12 +234,12 @@ SH
 @test "lava-run: a guest that dies mid-suite is a job that did not complete, named, with the cases recorded so far" {
 	r=$BATS_TEST_TMPDIR/run
 	fake_built "$r"
-	VARIANTS=patched "$H/lava-jobs" "$r"
+	VARIANTS=patched "$H/lava/lava-jobs" "$r"
 	serial=$BATS_TEST_TMPDIR/serial.log
 	head -n 6 "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" | sed 's/$/\r/' > "$serial"
 	printf '[   9.0] Kernel panic - not syncing: stand-in\r\n' >> "$serial"
 	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
-	run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	run "$H/lava/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	l=$BATS_TEST_TMPDIR/l
@@ -270,12 +270,12 @@ lava_branch() {
 @test "validate RUNNER=lava: each built kernel's boot is a LAVA job; LAVA's cases are the run's results and reach a verdict" {
 	lava_branch 9.5
 	# a lab without an artefact URL is refused before anything runs
-	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC=$k run "$R/harness/validate" 9.5
+	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC=$k run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"LAVA_ARTEFACTS=<http(s) prefix> must serve them"* ]]
 	[ ! -e "$R/reports/9.5" ]
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH RUNNER=lava VARIANTS=patched SUITES=smoke KSRC=$k \
-		run "$R/harness/validate" 9.5
+		run "$R/harness/drivers/validate" 9.5
 	echo "$output" | tail -n 20
 	[ "$status" -eq 0 ]
 	d=$R/reports/9.5/latest
@@ -303,7 +303,7 @@ lava_branch() {
 	[ "$status" -eq 1 ]
 	[ ! -f "$d/result.json" ]
 	# and RUNNER is checked
-	RUNNER=docker run "$R/harness/validate" 9.5
+	RUNNER=docker run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"RUNNER=docker: takes qemu, lava or lava-jobs"* ]]
 }
@@ -312,15 +312,15 @@ lava_branch() {
 	lava_branch 9.4
 	KD=$BATS_TEST_TMPDIR/trees
 	mkdir -p "$KD" && mv "$k" "$KD/linux-9.4.1"
-	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	RUNNER=lava LAVA_URL=https://u:t@lava.example/RPC2 KSRC_DIR=$KD run "$R/harness/drivers/validate-all" 9.4
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"LAVA_ARTEFACTS=<http(s) prefix> must serve them"* ]]
-	RUNNER=lava-jobs KSRC_DIR=$KD run "$R/harness/validate-all" 9.4
+	RUNNER=lava-jobs KSRC_DIR=$KD run "$R/harness/drivers/validate-all" 9.4
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"make branch=NAME lava-jobs"* ]]
 	[ ! -e "$R/reports/all" ]
 	PATH=$BATS_TEST_TMPDIR/bin:$PATH RUNNER=lava VARIANTS=patched SUITES=smoke KSRC_DIR=$KD \
-		run "$R/harness/validate-all" 9.4
+		run "$R/harness/drivers/validate-all" 9.4
 	echo "$output" | tail -n 8
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"boots as LAVA jobs (RUNNER=lava)"* ]]
@@ -335,8 +335,8 @@ lava_branch() {
 	# artefacts); lavacli, LAVA's http download and the log are real.
 	r=$BATS_TEST_TMPDIR/run
 	fake_built "$r"
-	VARIANTS=patched "$H/lava-jobs" "$r"
-	run env LAVA_URL=http://u:t@127.0.0.1:9/RPC2 "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	VARIANTS=patched "$H/lava/lava-jobs" "$r"
+	run env LAVA_URL=http://u:t@127.0.0.1:9/RPC2 "$H/lava/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"fetches its images from file://: a lab needs LAVA_ARTEFACTS="* ]]
 	serial=$BATS_TEST_TMPDIR/serial.log
@@ -349,10 +349,10 @@ lava_branch() {
 	for _ in $(seq 20); do [ -s "$BATS_TEST_TMPDIR/ports" ] && break; sleep 0.5; done
 	read -r rpc http < "$BATS_TEST_TMPDIR/ports"
 	export NO_PROXY=127.0.0.1 no_proxy=127.0.0.1
-	LAVA_ARTEFACTS=http://127.0.0.1:$http VARIANTS=patched "$H/lava-jobs" "$r"
+	LAVA_ARTEFACTS=http://127.0.0.1:$http VARIANTS=patched "$H/lava/lava-jobs" "$r"
 	grep -q "url: 'http://127.0.0.1:$http/6.1/20261204T000000Z/patched/bzImage'" "$r/lava/patched.yaml"
 	stand_in_qemu "$serial" "$r/lava/device-qemu.yaml"
-	LAVA_URL=http://user:secret@127.0.0.1:$rpc/RPC2 run "$H/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	LAVA_URL=http://user:secret@127.0.0.1:$rpc/RPC2 run "$H/lava/lava-run" "$r/lava/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	kill "$lab"
 	echo "$output"
 	[ "$status" -eq 0 ]
@@ -365,6 +365,6 @@ lava_branch() {
 	grep -q "http-download" "$l/lava.log"
 	mkdir -p "$BATS_TEST_TMPDIR/d"
 	cp "$BATS_TEST_DIRNAME/fixtures/ktap-nested.log" "$BATS_TEST_TMPDIR/d/ktap.log"; : > "$BATS_TEST_TMPDIR/d/console.log"
-	"$H/scan" "$BATS_TEST_TMPDIR/d"
+	"$H/stages/scan" "$BATS_TEST_TMPDIR/d"
 	diff <(cut -f1-3 "$BATS_TEST_TMPDIR/d/results.tsv") <(cut -f1-3 "$l/results.tsv")
 }

@@ -15,9 +15,9 @@ setup() {
 # a copy of its reports in DIR.before.
 archived() {
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
-	"$H/report" "$BATS_TEST_TMPDIR/r"
+	"$H/report/report" "$BATS_TEST_TMPDIR/r"
 	mkdir -p "$1" && cp "$BATS_TEST_TMPDIR/r/result.json" "$1/"
-	"$H/report" "$1"
+	"$H/report/report" "$1"
 	cp -r "$1" "$1.before"
 }
 
@@ -38,7 +38,7 @@ intact() {
 		verdict) jq '.verdict = "MAYBE"' "$good" > "$a/result.json" ;;
 		*) echo "$bad" > "$a/result.json" ;;
 		esac
-		run "$H/report" "$a"
+		run "$H/report/report" "$a"
 		echo "$bad: $output"
 		[ "$status" -eq 2 ]
 		[[ "$output" == *"$a/result.json: corrupt: not a complete stablegate result"* ]]
@@ -47,17 +47,17 @@ intact() {
 	done
 	# named, not rendered: the verdict of a result with no verdict
 	echo '{}' > "$a/result.json"
-	run "$H/report" "$a"
+	run "$H/report/report" "$a"
 	[[ "$output" == *"no verdict"* ]]
 	# kcidb reads the same result.json: named the same way, nothing written
-	run "$H/kcidb" "$a"
+	run "$H/report/kcidb" "$a"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"corrupt: not a complete stablegate result"* ]]
 	[ ! -e "$a/kcidb.json" ]
 }
 
 @test "kcidb: {} and KCIDB data without builds or tests are not valid KCIDB; a run with none is not said to be" {
-	c=$H/programs/kcidb-check.jq
+	c=$H/report/kcidb-check.jq
 	run jq -r -f "$c" <<< '{}'
 	[[ "$output" == *"checkouts: none"* ]]
 	co='{"id": "stablegate:x:1:patched", "origin": "stablegate", "valid": true}'
@@ -70,8 +70,8 @@ intact() {
 	# build, written and named invalid (exit 1)
 	r=$BATS_TEST_TMPDIR/r
 	make_run "$r" pass pass
-	"$H/report" "$r"
-	run "$H/kcidb" "$r"
+	"$H/report/report" "$r"
+	run "$H/report/kcidb" "$r"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" != *"valid KCIDB v4"* ]]
@@ -82,18 +82,18 @@ intact() {
 @test "report, kcidb: a render that fails leaves the reports as they were and no temp file" {
 	a=$BATS_TEST_TMPDIR/a
 	archived "$a"
-	"$H/kcidb" "$a" || true	# (make_run's kernels were not built: invalid, but written)
+	"$H/report/kcidb" "$a" || true	# (make_run's kernels were not built: invalid, but written)
 	rm -rf "$a.before" && cp -r "$a" "$a.before"
 	# whole results (every key), with a part the programs cannot read
 	for bad in '.totals.patched = 5' '.stages = [5]'; do
 		jq "$bad" "$BATS_TEST_TMPDIR/r/result.json" | tee "$a.before/result.json" > "$a/result.json"
-		run "$H/report" "$a"
+		run "$H/report/report" "$a"
 		echo "$output"
 		[ "$status" -ne 0 ]
 		[[ "$output" == *"$a/summary.md: not written"* ]]
 		intact "$a"
 	done
-	run "$H/kcidb" "$a"
+	run "$H/report/kcidb" "$a"
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"$a/kcidb.json: not written"* ]]
@@ -101,11 +101,11 @@ intact() {
 	# from a run's logs: result.json as it was, and none of report's work files
 	r=$BATS_TEST_TMPDIR/r
 	make_run "$r" pass fail
-	"$H/report" "$r" || true
+	"$H/report/report" "$r" || true
 	cp -r "$r" "$r.before"
 	printf 'syscall\ta.xfs\tx\t0001-x.patch\t\n' > "$r/bisect.tsv"	# (k: not a number)
 	cp "$r/bisect.tsv" "$r.before/"
-	run "$H/report" "$r"
+	run "$H/report/report" "$r"
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"$r/result.json: not written"* ]]
@@ -116,18 +116,18 @@ intact() {
 	fake_repo 9.5 'tree=ksrc'
 	a=$BATS_TEST_TMPDIR/a
 	archived "$a"
-	"$R/harness/matrix" "$a"
+	"$R/harness/report/matrix" "$a"
 	cp -r "$R/reports" "$R/reports.before"
 	# a whole result whose patched cases matrix.jq cannot read
 	jq '.variants.patched.tests = 5' "$a.before/result.json" > "$a/result.json"
-	run "$R/harness/matrix" "$a"
+	run "$R/harness/report/matrix" "$a"
 	echo "$output"
 	[ "$status" -ne 0 ]
 	[[ "$output" == *"matrix.json: not written"* ]]
 	intact "$R/reports"
 	# and a corrupt one is named before anything is written
 	echo null > "$a/result.json"
-	run "$R/harness/matrix" "$a"
+	run "$R/harness/report/matrix" "$a"
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"corrupt: not a complete stablegate result"* ]]
 	intact "$R/reports"
@@ -175,7 +175,7 @@ secret_nowhere() {
 	mkdir -p "$j"
 	printf 'timeouts:\n  job: {seconds: 60}\n' > "$j/patched.yaml"
 	: > "$j/device-qemu.yaml"
-	PATH=$L/bin:$PATH LAVA_URL=$URL run "$H/lava-run" "$j/patched.yaml" "$BATS_TEST_TMPDIR/l"
+	PATH=$L/bin:$PATH LAVA_URL=$URL run "$H/lava/lava-run" "$j/patched.yaml" "$BATS_TEST_TMPDIR/l"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"https://lava.example/RPC2: job 42 submitted"* ]]
@@ -199,7 +199,7 @@ secret_nowhere() {
 	stand_in_lavacli refuse
 	fake_branch 9.5
 	PATH=$L/bin:$PATH RUNNER=lava LAVA_URL=$URL LAVA_ARTEFACTS=http://artefacts.example \
-		VARIANTS=patched SUITES=smoke KSRC=$K run "$R/harness/validate" 9.5
+		VARIANTS=patched SUITES=smoke KSRC=$K run "$R/harness/drivers/validate" 9.5
 	echo "$output" | tail -n 20
 	[[ "$output" != *S3CRET* ]] && [[ "$output" != *TOKEN* ]]
 	d=$R/reports/9.5/latest

@@ -2,7 +2,7 @@
 # Settings and make variables: how a value gets from the command line or the
 # environment to a stage. A make variable reaches the harness as one literal
 # argument, never as shell text of a recipe; every setting is checked against
-# its rule in harness/defaults.sh before a stage does anything.
+# its rule in harness/lib/defaults.sh before a stage does anything.
 
 # shellcheck disable=SC2154 # (file-wide) $stderr: set by bats's run --separate-stderr
 load helpers
@@ -59,7 +59,7 @@ refused() {
 # ([one][per][argument]) and RUNNER, EVIDENCE.
 stub_stages() {
 	fake_repo 9.5 'tree=ksrc'
-	for s in validate report kcidb prefixes minimise bench; do
+	for s in drivers/validate report/report report/kcidb drivers/prefixes drivers/minimise drivers/bench; do
 		printf '#!/bin/sh\nfor a; do printf "[%%s]" "$a"; done; echo " RUNNER=${RUNNER:-} EVIDENCE=${EVIDENCE:-}"\n' > "$R/harness/$s"
 	done
 }
@@ -97,24 +97,24 @@ stub_stages() {
 }
 
 # The settings: the names of defaults.sh's `: "${NAME:=...}"` lines.
-settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/defaults.sh"; }
+settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/lib/defaults.sh"; }
 
 @test "every setting in defaults.sh has a [RULE] tag the check knows, and its default passes it; to the guest's shell the tags are comments" {
 	rule='(uint|uint>0|uint>=[0-9]+|path|text|[a-z0-9-]+(\|[a-z0-9-]+)+)(\.\.\.)?'
 	tagged="^: \"\\$\{[A-Z][A-Z0-9_]*:=.*\}\" +# \[$rule\] "
-	grep '^: "\${' "$ROOT/harness/defaults.sh" > "$BATS_TEST_TMPDIR/lines"
+	grep '^: "\${' "$ROOT/harness/lib/defaults.sh" > "$BATS_TEST_TMPDIR/lines"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/lines")" -ge 45 ]
 	run grep -vE "$tagged" "$BATS_TEST_TMPDIR/lines"
 	echo "without a known rule: $output"
 	[ "$status" -eq 1 ]
 	# the defaults, set, pass
-	env -i PATH="$PATH" SG_ROOT="$ROOT" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_check_settings'
+	env -i PATH="$PATH" SG_ROOT="$ROOT" sh -c '. "$SG_ROOT/harness/lib/sg.sh" && sg_check_settings'
 	# the guest's busybox sh reads the same values with the tags as without them
 	command -v busybox || skip "no busybox"
-	sed 's/  *# \[.*//' "$ROOT/harness/defaults.sh" > "$BATS_TEST_TMPDIR/untagged.sh"
+	sed 's/  *# \[.*//' "$ROOT/harness/lib/defaults.sh" > "$BATS_TEST_TMPDIR/untagged.sh"
 	show='. "$1"; for n in '"$(settings | tr '\n' ' ')"'; do eval "echo $n=\${$n}"; done'
-	diff <(env -i busybox sh -c "$show" sh "$ROOT/harness/defaults.sh") <(env -i busybox sh -c "$show" sh "$BATS_TEST_TMPDIR/untagged.sh")
-	[ "$(env -i busybox sh -c "$show" sh "$ROOT/harness/defaults.sh" | grep -c '^[A-Z]')" -ge 45 ]
+	diff <(env -i busybox sh -c "$show" sh "$ROOT/harness/lib/defaults.sh") <(env -i busybox sh -c "$show" sh "$BATS_TEST_TMPDIR/untagged.sh")
+	[ "$(env -i busybox sh -c "$show" sh "$ROOT/harness/lib/defaults.sh" | grep -c '^[A-Z]')" -ge 45 ]
 }
 
 @test "a bad setting stops validate with one line naming it, exit 2: no run dir, nothing built" {
@@ -126,10 +126,10 @@ settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/defau
 		"SEED=99999999999999999999:a whole number" "RUNNER=docker:qemu, lava or lava-jobs" "EVIDENCE=yes:0 or 1" \
 		"ACCEL=hvf:kvm or tcg" "VARIANTS=baseline patch:baseline or patched, space separated" \
 		"SEEDS=1 x:a whole number, space separated" "SOAK_REPLAY=/nosuch:an existing file or directory"; do
-		run --separate-stderr env "${c%%:*}" KSRC="$K" "$R/harness/validate" 9.5
+		run --separate-stderr env "${c%%:*}" KSRC="$K" "$R/harness/drivers/validate" 9.5
 		echo "$c: exit $status: $stderr"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "stablegate: validate: error: ${c%%:*}: takes ${c#*:} (harness/defaults.sh)" ]
+		[ "$stderr" = "stablegate: validate: error: ${c%%:*}: takes ${c#*:} (harness/lib/defaults.sh)" ]
 		[ ! -e "$R/reports/9.5" ]
 		[ ! -e "$STABLEGATE_CACHE/build" ]
 	done
@@ -143,10 +143,10 @@ settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/defau
 		run --separate-stderr env BOOT_STALL=abc "$f"
 		echo "$s: exit $status: $stderr"
 		[ "$status" -eq 2 ]
-		[ "$stderr" = "stablegate: $s: error: BOOT_STALL=abc: takes a whole number > 0 (harness/defaults.sh)" ]
+		[ "$stderr" = "stablegate: $s: error: BOOT_STALL=abc: takes a whole number > 0 (harness/lib/defaults.sh)" ]
 	done
 	# shellcheck disable=SC2046 # (one NAME= per setting)
-	run --separate-stderr env $(settings | sed 's/$/=/') "$ROOT/harness/report" /nosuch
+	run --separate-stderr env $(settings | sed 's/$/=/') "$ROOT/harness/report/report" /nosuch
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "stablegate: report: error: /nosuch is not a run directory (no env and stages.tsv, no result.json)" ]
 }

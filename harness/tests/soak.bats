@@ -297,7 +297,7 @@ REC
 	grep -q '^# soak-stats name=tmpfs ops=6 .* write=1 mapread=0 mapwrite=1 truncate=0 ' <<<"$output"
 }
 
-@test "--verify-every 0 --full-every 0 (fsx's level, harness/bench): passes, is recorded, and an injected corruption is still caught" {
+@test "--verify-every 0 --full-every 0 (fsx's level, harness/drivers/bench): passes, is recorded, and an injected corruption is still caught" {
 	run "$SOAK" --fs tmpfs:"$TMPFS" --fs ext4:"$DISK" --ops 20000 --seed 7 --verify-every 0 --full-every 0
 	[ "$status" -eq 0 ]
 	grep -q '^# cmdline: .* --verify-every 0 --full-every 0 ' <<<"$output"

@@ -19,18 +19,18 @@ series_in_tree=no'
 
 # build_variant KSRC: series (patched, no patches) then build, as validate does.
 build_variant() {
-	VSRC=$("$H/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {
+	VSRC=$("$H/stages/series" 9.6 patched "$1" 2>"$BATS_TEST_TMPDIR/series.err") || {
 		cat "$BATS_TEST_TMPDIR/series.err"; return 1; }
-	"$H/build" "$VSRC" "$BATS_TEST_TMPDIR/out" 2>&1
+	"$H/stages/build" "$VSRC" "$BATS_TEST_TMPDIR/out" 2>&1
 	cat "$BATS_TEST_TMPDIR/out/arch/x86/boot/bzImage"
 }
 # switch: the work copy to baseline and back to patched (new inodes, the same bytes); prints its path
-switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patched "$k" 2>/dev/null; }
+switch() { "$H/stages/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/stages/series" 9.6 patched "$k" 2>/dev/null; }
 
 @test "KSRC tarball: extracted once per digest into the cache, then reused" {
 	fake_tree "$BATS_TEST_TMPDIR/t/linux-4.19.48" a1 b1
 	tar -C "$BATS_TEST_TMPDIR/t" -cJf "$BATS_TEST_TMPDIR/linux.tar.xz" linux-4.19.48
-	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/stages/tree" 9.6
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"KERNEL_VERSION=4.19.48"* ]]
 	[[ "$output" == *"TREE_SOURCE=KSRC:linux.tar.xz"* ]]
@@ -40,27 +40,27 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	[ "$src" = "$STABLEGATE_CACHE/src/ksrc-$(echo "$d" | cut -c1-16)" ]
 	[ -f "$src/.complete" ] && [ "$(cat "$src/a.c")" = a1 ]
 	[ -z "$(ls -d "$src".part.* 2>/dev/null)" ]
-	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/linux.tar.xz run "$H/stages/tree" 9.6
 	[[ "$output" == *"reusing extracted tree $src"* ]]
 	# another tarball is another tree
 	fake_tree "$BATS_TEST_TMPDIR/t/linux-4.19.48" a2 b1
 	tar -C "$BATS_TEST_TMPDIR/t" -czf "$BATS_TEST_TMPDIR/linux2.tar.gz" linux-4.19.48
-	KSRC=$BATS_TEST_TMPDIR/linux2.tar.gz run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/linux2.tar.gz run "$H/stages/tree" 9.6
 	src2=$(echo "$output" | sed -n 's/^SRC=//p')
 	[ "$src2" != "$src" ] && [ "$(cat "$src2/a.c")" = a2 ]
 }
 
 @test "KSRC: a file that is not a tarball of one kernel tree is named, nothing left behind" {
 	echo junk > "$BATS_TEST_TMPDIR/junk.tar.xz"
-	KSRC=$BATS_TEST_TMPDIR/junk.tar.xz run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/junk.tar.xz run "$H/stages/tree" 9.6
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"tree: error: cannot extract $BATS_TEST_TMPDIR/junk.tar.xz"* ]]
 	mkdir -p "$BATS_TEST_TMPDIR/t/a" "$BATS_TEST_TMPDIR/t/b"
 	tar -C "$BATS_TEST_TMPDIR/t" -cf "$BATS_TEST_TMPDIR/two.tar" a b
-	KSRC=$BATS_TEST_TMPDIR/two.tar run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/two.tar run "$H/stages/tree" 9.6
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"does not unpack to one top directory"* ]]
-	KSRC=$BATS_TEST_TMPDIR/nosuch run "$H/tree" 9.6
+	KSRC=$BATS_TEST_TMPDIR/nosuch run "$H/stages/tree" 9.6
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"KSRC=$BATS_TEST_TMPDIR/nosuch: takes an existing file or directory"* ]]
 	# shellcheck disable=SC2143 # (what was left, in the failure output)
@@ -120,23 +120,23 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	fake_tree "$k" a1 b1
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-b1\n+b2\n' > "$R/backports/9.6/0002-y.patch"
 	printf '0001-x.patch\n0002-y.patch\n' > "$R/backports/9.6/series"
-	KSRC=$k run "$H/prefixes" 9.6
+	KSRC=$k run "$H/drivers/prefixes" 9.6
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"prefix 1/2 0001-x.patch: exact, built in "*"s, 0 warnings in its files"* ]]
 	[[ "$output" == *"prefix 2/2 0002-y.patch: exact, built in "* ]]
 	[[ "$output" == *"all 2 prefixes of the 9.6 series apply exactly and build"* ]]
 	[ "$(tail -n 2 "$STABLEGATE_CACHE/build/9.6-baseline/arch/x86/boot/bzImage" | head -n 1)" = b2 ]
 	# the next validate's series stage does not mistake the copy for the baseline
-	run "$H/series" 9.6 baseline "$k"
+	run "$H/stages/series" 9.6 baseline "$k"
 	[[ "$output" != *reusing* ]]
 	# a patch that applies only at an offset
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -3 +3 @@\n-b1\n+b2\n' > "$R/backports/9.6/0002-y.patch"
-	KSRC=$k run "$H/prefixes" 9.6
+	KSRC=$k run "$H/drivers/prefixes" 9.6
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"prefix 2/2 0002-y.patch: inexact (Hunk #1 succeeded at 1 "* ]]
 	# a patch that breaks the build
 	printf -- '--- a/Makefile\n+++ b/Makefile\n@@ -3,2 +3,3 @@\n SUBLEVEL = 48\n+$(error broken by 0002)\n bzImage: $(O)/arch/x86/boot/bzImage\n' > "$R/backports/9.6/0002-y.patch"
-	KSRC=$k run "$H/prefixes" 9.6
+	KSRC=$k run "$H/drivers/prefixes" 9.6
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"prefix 2/2 0002-y.patch: exact, build error: "*"broken by 0002"* ]] || { echo "$output"; false; }
 }
@@ -144,8 +144,8 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 @test "build: the objects compiled are counted even under 'make -s validate'" {
 	k=$BATS_TEST_TMPDIR/linux
 	fake_tree "$k" a1 b1
-	VSRC=$("$H/series" 9.6 patched "$k" 2>/dev/null)
-	MAKEFLAGS=s MAKELEVEL=1 run "$H/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
+	VSRC=$("$H/stages/series" 9.6 patched "$k" 2>/dev/null)
+	MAKEFLAGS=s MAKELEVEL=1 run "$H/stages/build" "$VSRC" "$BATS_TEST_TMPDIR/out"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"built 2 objects"* ]]
 }
@@ -155,7 +155,7 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	fake_tree "$k" a1 b1
 	out=$BATS_TEST_TMPDIR/out
 	# patched, baseline in between (the work copy is made again), patched
-	cycle() { VSRC=$(switch); "$H/build" "$VSRC" "$out" 2>&1; }
+	cycle() { VSRC=$(switch); "$H/stages/build" "$VSRC" "$out" 2>&1; }
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
 	rm "$out/.sg-sums"	# (a build dir from before .sg-sums)
@@ -181,7 +181,7 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	[[ "$output" == *"make not run"* ]]
 	# a changed .config makes make run again (and compile what it decides)
 	echo '# CONFIG_X is not set' >> "$out/.config"
-	run "$H/build" "$VSRC" "$out"
+	run "$H/stages/build" "$VSRC" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" != *"make not run"* ]]
 	# an edited source in the user's tree is compiled, and its bytes end up in the image
 	sed -i 's/a1/a1-edited/' "$k/a.c"
@@ -203,29 +203,29 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	out=$BATS_TEST_TMPDIR/out
 	f=$BATS_TEST_TMPDIR/frag.config
 	echo 'CONFIG_A=y' > "$f"
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"config ok"* ]] && [ -f "$out/config.log" ]
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"config unchanged"* ]]
 	echo 'CONFIG_B=y' >> "$f"
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config ok"* ]]
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config unchanged"* ]]
 	touch "$k/Kconfig"
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config ok"* ]]
 	# a .config changed since (by hand, or by the build) is written again
 	echo 'CONFIG_HAND=y' >> "$out/.config"
-	run env FRAGMENTS="$f" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config ok"* ]]
 	# another compiler: a gcc first on PATH that says another version
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	printf '#!/bin/sh\n[ "$1" = --version ] && echo "gcc (Other) 99.1" && exit 0\nexec /usr/bin/gcc "$@"\n' > "$BATS_TEST_TMPDIR/bin/gcc"
 	chmod +x "$BATS_TEST_TMPDIR/bin/gcc"
-	run env FRAGMENTS="$f" PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config ok"* ]]
-	run env FRAGMENTS="$f" PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$H/config" "$k" "$out"
+	run env FRAGMENTS="$f" PATH="$BATS_TEST_TMPDIR/bin:$PATH" "$H/stages/config" "$k" "$out"
 	[[ "$output" == *"config unchanged"* ]]
 }
 
@@ -235,19 +235,19 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	printf -- '--- /dev/null\n+++ b/new.c\n@@ -0,0 +1 @@\n+new\n' > "$R/backports/9.6/0002-new.patch"
 	printf '0001-x.patch\n0002-new.patch\n' > "$R/backports/9.6/series"
 	w=$STABLEGATE_CACHE/work/9.6
-	run "$H/series" 9.6 patched "$k"
+	run "$H/stages/series" 9.6 patched "$k"
 	[ "$status" -eq 0 ] && [ "$(cat "$w/notes.txt")" = y ] && [ "$(cat "$w/new.c")" = new ]
-	run "$H/series" 9.6 baseline "$k"
+	run "$H/stages/series" 9.6 baseline "$k"
 	echo "$output"
 	[ "$status" -eq 0 ] && [[ "$output" == *"2 files put back to the tree's"* ]]
 	[ "$(cat "$w/notes.txt")" = x ] && [ ! -e "$w/new.c" ]
 	[ "$(stat -c %i "$w/notes.txt")" = "$(stat -c %i "$k/notes.txt")" ]	# a hard link again
-	run "$H/series" 9.6 prefix-1 "$k"
+	run "$H/stages/series" 9.6 prefix-1 "$k"
 	[ "$(cat "$w/notes.txt")" = y ] && [ ! -e "$w/new.c" ]
 	[ "$(cat "$k/notes.txt")" = x ]	# the tree itself never written
 	# an edited tree is copied anew, not switched
 	echo a2 > "$k/a.c"
-	run "$H/series" 9.6 patched "$k"
+	run "$H/stages/series" 9.6 patched "$k"
 	[[ "$output" != *"put back"* ]] && [ "$(cat "$w/a.c")" = a2 ] && [ "$(cat "$w/new.c")" = new ]
 }
 
@@ -258,17 +258,17 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	run build_variant "$k"
 	[ "$status" -eq 0 ] && [[ "$output" == *"built 2 objects"* ]]
 	VSRC=$(switch)
-	run "$H/build" "$VSRC" "$out"
+	run "$H/stages/build" "$VSRC" "$out"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"(1 of them only by inode and mtime: the same bytes): notes.txt"* ]]
 	[[ "$output" == *"make not run"* ]]
 	# and after a build dir was emptied (more files differ than SG_REBUILD_MAX)
 	VSRC=$(switch)
-	SG_REBUILD_MAX=0 run "$H/build" "$VSRC" "$out"
+	SG_REBUILD_MAX=0 run "$H/stages/build" "$VSRC" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"starting clean"* ]] && [[ "$output" == *"built 2 objects"* ]]
 	VSRC=$(switch)
-	run "$H/build" "$VSRC" "$out"
+	run "$H/stages/build" "$VSRC" "$out"
 	[ "$status" -eq 0 ] && [[ "$output" == *"make not run"* ]]
 }
 
@@ -277,15 +277,15 @@ switch() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1; "$H/series" 9.6 patch
 	fake_tree "$k" a1 b1
 	out=$BATS_TEST_TMPDIR/out
 	w=$STABLEGATE_CACHE/work/9.6
-	base() { "$H/series" 9.6 baseline "$k" > /dev/null 2>&1 && "$H/build" "$w" "$out" 2>&1; }
+	base() { "$H/stages/series" 9.6 baseline "$k" > /dev/null 2>&1 && "$H/stages/build" "$w" "$out" 2>&1; }
 	run base
 	[ "$status" -eq 0 ]
 	# the baseline's dir once built from the patched state (as prefixes or a candidate do)
-	"$H/series" 9.6 patched "$k" > /dev/null 2>&1
-	"$H/build" "$w" "$out" > /dev/null 2>&1
+	"$H/stages/series" 9.6 patched "$k" > /dev/null 2>&1
+	"$H/stages/build" "$w" "$out" > /dev/null 2>&1
 	run base	# notes.txt back as a link to the tree: other bytes than last built, refreshed
 	[[ "$output" == *"1 source files differ from the last build: notes.txt"* ]]
-	"$H/series" 9.6 patched "$k" > /dev/null 2>&1
+	"$H/stages/series" 9.6 patched "$k" > /dev/null 2>&1
 	run base	# a link again, now with the bytes last built: nothing to make
 	echo "$output"
 	[[ "$output" == *"(1 of them only by inode and mtime: the same bytes)"* ]] && [[ "$output" == *"make not run"* ]]

@@ -13,7 +13,7 @@ setup() {
 	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
 	fake_branch 9.6	# $R, $K: a one-patch series (b.c: b1 -> b2) on a fake tree
 	H=$R/harness
-	w=$STABLEGATE_CACHE/work/9.6	# the work copy harness/series makes
+	w=$STABLEGATE_CACHE/work/9.6	# the work copy harness/stages/series makes
 	c=$BATS_TEST_TMPDIR/cand	# a candidate directory (SERIES=)
 	mkdir -p "$c"
 }
@@ -33,11 +33,11 @@ listing() {
 	echo keep > "$BATS_TEST_TMPDIR/victim.c"
 	# an added line "++ x/../../../victim.c" (from the work copy, ../../.. is $BATS_TEST_TMPDIR)
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1,2 @@\n-b1\n+b2\n+++ x/../../../victim.c\n' > "$R/backports/9.6/0001-x.patch"
-	run "$H/series" 9.6 patched "$K"
+	run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$w/b.c")" = "$(printf 'b2\n++ x/../../../victim.c')" ]	# the line is data
 	for v in baseline patched baseline; do
-		run "$H/series" 9.6 $v "$K"
+		run "$H/stages/series" 9.6 $v "$K"
 		[ "$status" -eq 0 ]
 		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ]
 	done
@@ -50,16 +50,16 @@ listing() {
 		"--- /dev/null\n+++ $BATS_TEST_TMPDIR/victim.c\n@@ -0,0 +1 @@\n+owned\n" \
 		'diff --git a/b.c b/b.c\nsimilarity index 100%\nrename from b.c\nrename to ../../../victim.c\n'; do
 		printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n%b' "$hdr" > "$R/backports/9.6/0001-x.patch"
-		run "$H/series" 9.6 patched "$K"
+		run "$H/stages/series" 9.6 patched "$K"
 		echo "$output"
 		[ "$status" -eq 1 ]
 		[ "$(echo "$output" | grep -c .)" = 1 ]
 		[[ "$output" == "stablegate: series: error: 0001-x.patch:"[0-9]*": refused: "*"victim.c is outside the tree"* ]]
 		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ] && [ "$(cat "$K/a.c")" = a1 ]
-		run "$H/series" 9.6 baseline "$K"
+		run "$H/stages/series" 9.6 baseline "$K"
 		[ "$status" -eq 0 ] && [ "$(cat "$w/a.c")" = a1 ]
 		# make prefixes applies the same patches one at a time: the same refusal
-		KSRC=$K run "$H/prefixes" 9.6
+		KSRC=$K run "$H/drivers/prefixes" 9.6
 		[ "$status" -eq 1 ]
 		[[ "$output" == *"prefixes: error: 0001-x.patch:"[0-9]*": refused: "*"victim.c is outside the tree"* ]]
 		[ "$(cat "$BATS_TEST_TMPDIR/victim.c")" = keep ]
@@ -72,26 +72,26 @@ listing() {
 	printf -- 'diff --git a/fs/x b/fs/x\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/fs/x\n@@ -0,0 +1 @@\n+%s\n\\ No newline at end of file\n' \
 		"$BATS_TEST_TMPDIR/etc" > "$R/backports/9.6/0001-x.patch"
 	printf -- 'diff --git a/b.c b/b.c\n--- a/b.c\n+++ b/b.c\n@@ -1 +1,2 @@\n-b1\n+b2\n+++ b/fs/./x/passwd\n' >> "$R/backports/9.6/0001-x.patch"
-	run "$H/series" 9.6 patched "$K"
+	run "$H/stages/series" 9.6 patched "$K"
 	echo "$output"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "stablegate: series: error: 0001-x.patch:2: refused: fs/x: file mode 120000 (a symlink)"* ]]
-	run "$H/series" 9.6 baseline "$K"
+	run "$H/stages/series" 9.6 baseline "$K"
 	[ "$(cat "$BATS_TEST_TMPDIR/etc/passwd")" = root ]
 	[ ! -L "$w/fs/x" ]
 }
 
 @test "untrusted 1: a switch puts back the paths the current series changed, not every path of every earlier series" {
 	printf -- '--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$c/0001-a.patch"
-	run "$H/series" 9.6 patched "$K"	# the branch's series: b.c
+	run "$H/stages/series" 9.6 patched "$K"	# the branch's series: b.c
 	[ "$status" -eq 0 ] && [ "$(cat "$w/b.c")" = b2 ]
-	SERIES=$c run "$H/series" 9.6 patched "$K"	# the candidate: b.c back, a.c
+	SERIES=$c run "$H/stages/series" 9.6 patched "$K"	# the candidate: b.c back, a.c
 	[[ "$output" == *": 1 files put back to the tree's"* ]]
 	[ "$(cat "$w/b.c")" = b1 ] && [ "$(cat "$w/a.c")" = a2 ]
-	SERIES=$c run "$H/series" 9.6 baseline "$K"
+	SERIES=$c run "$H/stages/series" 9.6 baseline "$K"
 	[[ "$output" == *": 1 files put back to the tree's"* ]]
 	[ "$(cat "$w/a.c")" = a1 ]
-	run "$H/series" 9.6 patched "$K"	# from the baseline: nothing differs
+	run "$H/stages/series" 9.6 patched "$K"	# from the baseline: nothing differs
 	echo "$output"
 	[[ "$output" == *": 0 files put back to the tree's"* ]]
 	[ "$(listing "$w" | grep -v '^b.c ')" = "$(listing "$K" | grep -v '^b.c ')" ]
@@ -104,7 +104,7 @@ listing() {
 	for e in '$(touch '"$BATS_TEST_TMPDIR"'/pwned)' 'x"; touch '"$BATS_TEST_TMPDIR"'/pwned; echo "' \
 		'`touch '"$BATS_TEST_TMPDIR"'/pwned`' ../outside.patch "$BATS_TEST_TMPDIR/outside.patch" link.patch; do
 		printf '%s\n' 0001-x.patch "$e" > "$c/series"
-		SERIES=$c run "$H/series" 9.6 patched "$K"
+		SERIES=$c run "$H/stages/series" 9.6 patched "$K"
 		echo "$output"
 		[ "$status" -eq 2 ]
 		[ ! -e "$BATS_TEST_TMPDIR/pwned" ]
@@ -113,7 +113,7 @@ listing() {
 	# a plain name, a name in a subdirectory: fine
 	mkdir -p "$c/sub" && cp "$c/0001-x.patch" "$c/sub/"
 	printf '# comment\nsub/0001-x.patch  \n' > "$c/series"
-	SERIES=$c run "$H/series" 9.6 patched "$K"
+	SERIES=$c run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 0 ]
 }
 
@@ -122,7 +122,7 @@ listing() {
 	for line in "package=\$(touch $p)" "mkfs_xfs=x; touch $p" "apt_sources=\"debian:\`touch $p\`\"" \
 		"version='1.0'\$(touch $p)" "keyring=/k \$(touch $p)"; do
 		printf 'name=9.7\ntree=ksrc\n%s\n' "$line" > "$R/backports/9.6/branch.conf"
-		run "$H/deps" --check 9.7
+		run "$H/stages/deps" --check 9.7
 		echo "$output"
 		[ ! -e "$p" ]
 		[ "$status" -eq 2 ]
@@ -130,14 +130,14 @@ listing() {
 	done
 	# quotes around a value are stripped, and what is inside is kept as it is
 	printf 'name=9.7\ntree=ksrc\nmkfs_xfs="-m reflink=1,bigtime=0"\nmkfs_ext4='"'"'-O ^has_journal'"'"'\n' > "$R/backports/9.6/branch.conf"
-	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_load_branch 9.7 && printf "%s|%s|%s\n" "$name" "$mkfs_xfs" "$mkfs_ext4"'
+	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib/sg.sh" && sg_load_branch 9.7 && printf "%s|%s|%s\n" "$name" "$mkfs_xfs" "$mkfs_ext4"'
 	[ "$status" -eq 0 ]
 	[ "$output" = "9.7|-m reflink=1,bigtime=0|-O ^has_journal" ]
 	# a quoted name and reference are the branch's, wherever a branch is looked up
 	printf 'name="9.7"\ntree=ksrc\nreference='"'"'yes'"'"'\n' > "$R/backports/9.6/branch.conf"
 	run make -s -C "$R" branches
 	[[ "$output" == *9.7* ]] && [[ "$output" != *'"'* ]]
-	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib.sh" && sg_load_branch 9.7 && echo "$name $reference"'
+	run env SG_ROOT="$R" sh -c '. "$SG_ROOT/harness/lib/sg.sh" && sg_load_branch 9.7 && echo "$name $reference"'
 	[ "$output" = "9.7 yes" ]
 }
 
@@ -147,7 +147,7 @@ listing() {
 	out=$BATS_TEST_TMPDIR/deps.tsv
 	for probe in '../shadow:^root:' "$BATS_TEST_TMPDIR/shadow:^root:" '!fs/../../shadow:^x' '2*../shadow:.'; do
 		printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n111111111111\ts\tpresent\t-\t%s\tw\n' "$probe" > "$c/deps.tsv"
-		SERIES=$c run "$H/deps" 9.6 "$K" "$out"
+		SERIES=$c run "$H/stages/deps" 9.6 "$K" "$out"
 		echo "$output"
 		[ "$status" -eq 2 ]
 		[ "$output" = "stablegate: deps: error: $c/deps.tsv:2: probe term \"$probe\": its file is outside the tree" ]
@@ -155,7 +155,7 @@ listing() {
 	# a symlink in the tree that leads out of it
 	ln -s "$BATS_TEST_TMPDIR" "$K/evil"
 	printf 'commit\tsubject\tstatus\tpatch\tprobe\twhy\n111111111111\ts\tpresent\t-\tevil/shadow:^root:\tw\n' > "$c/deps.tsv"
-	SERIES=$c run "$H/deps" 9.6 "$K" "$out"
+	SERIES=$c run "$H/stages/deps" 9.6 "$K" "$out"
 	[ "$status" -eq 0 ]
 	grep -q '^111111111111	nomatch	evil/shadow:^root:$' "$out"
 }
@@ -174,12 +174,12 @@ listing() {
 	rm "$R/backports/9.6/"*.patch
 	git -C "$g" format-patch -q -C -C -M -o "$R/backports/9.6" HEAD~5
 	(cd "$R/backports/9.6" && ls 0*.patch) > "$R/backports/9.6/series"
-	run "$H/series" 9.6 patched "$K"
+	run "$H/stages/series" 9.6 patched "$K"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(listing "$w")" = "$(listing "$g" | grep -v '^\.git')" ]
 	for v in baseline patched baseline; do
-		run "$H/series" 9.6 $v "$K"
+		run "$H/stages/series" 9.6 $v "$K"
 		[ "$status" -eq 0 ]
 	done
 	diff <(listing "$K") <(listing "$w")
@@ -189,12 +189,12 @@ listing() {
 	[ "$(id -u)" = 0 ] || skip "needs root to mount a tmpfs as the cache"
 	mkdir -p "$STABLEGATE_CACHE"
 	mount -t tmpfs -o size=64m sg-cache-test "$STABLEGATE_CACHE"
-	run "$H/series" 9.6 patched "$K"
+	run "$H/stages/series" 9.6 patched "$K"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"copied, not hard-linked"*"Invalid cross-device link"* ]]
 	[ "$(cat "$w/b.c")" = b2 ]
-	run "$H/series" 9.6 baseline "$K"
+	run "$H/stages/series" 9.6 baseline "$K"
 	[ "$status" -eq 0 ]
 	[ "$(listing "$w")" = "$(listing "$K")" ]
 }
@@ -204,7 +204,7 @@ listing() {
 	mkdir -p "$cs"
 	printf -- 'Subject: [PATCH] a: fix\n\ncommit 1111111111111111111111111111111111111111 upstream.\n\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' > "$cs/0001-a fix.patch"
 	printf -- '--- a/b.c\n+++ b/b.c\n@@ -1 +1 @@\n-zwei\n+b3\n' > "$cs/0002-b fix.patch"
-	KSRC=$K SERIES=$cs VARIANTS=patched run "$R/harness/validate" 9.6
+	KSRC=$K SERIES=$cs VARIANTS=patched run "$R/harness/drivers/validate" 9.6
 	echo "$output"
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.6/latest
@@ -214,28 +214,28 @@ listing() {
 	[ "$(grep -c . "$d/stage-errors.txt")" = 1 ]
 	# each patch is read whole: the commit it names is a dependency, its bytes are in the series' hash
 	rm "$cs/0002-b fix.patch"
-	SERIES=$cs run "$H/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
+	SERIES=$cs run "$H/stages/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
 	[ "$status" -eq 0 ]
 	[ "$(cat "$BATS_TEST_TMPDIR/deps.tsv")" = "$(printf '111111111111\tunprobed\t')" ]
-	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	SERIES=$cs run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 0 ] && [ "$(cat "$w/a.c")" = a2 ]
 	sed -i 's/^+a2$/+a3/' "$cs/0001-a fix.patch"
-	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	SERIES=$cs run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 0 ] && [[ "$output" != *reusing* ]] && [ "$(cat "$w/a.c")" = a3 ]
 	# a newline in a patch name: one line naming the candidate, exit 2
 	touch "$cs/$(printf '0002-b\nfix.patch')"
-	SERIES=$cs run "$H/series" 9.6 patched "$K"
+	SERIES=$cs run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 2 ]
 	[ "$output" = "stablegate: series: error: SERIES=$cs: a patch name with a newline in it" ]
 }
 
 @test "untrusted 13: a symlink-only git patch is one named error, and the run is INCONCLUSIVE naming it" {
 	printf -- 'diff --git a/l b/l\nnew file mode 120000\nindex 0000000..1111111\n--- /dev/null\n+++ b/l\n@@ -0,0 +1 @@\n+a.c\n\\ No newline at end of file\n' > "$c/0001-link.patch"
-	SERIES=$c run "$H/series" 9.6 patched "$K"
+	SERIES=$c run "$H/stages/series" 9.6 patched "$K"
 	[ "$status" -eq 1 ]
 	err='stablegate: series: error: 0001-link.patch:2: refused: l: file mode 120000 (a symlink): only regular files are patched'
 	[ "$output" = "$err" ]
-	KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.6
+	KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/drivers/validate" 9.6
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.6/latest
 	[ "$(cat "$d/stage-errors.txt")" = "series patched: $err" ]
@@ -247,13 +247,13 @@ listing() {
 	mkdir -p "$BATS_TEST_TMPDIR/bin"
 	printf '#!/bin/sh\ncase "$*" in *candidate-deps.awk*) echo "awk: fatal: injected" >&2; exit 2 ;; esac\nexec /usr/bin/awk "$@"\n' > "$BATS_TEST_TMPDIR/bin/awk"
 	chmod +x "$BATS_TEST_TMPDIR/bin/awk"
-	PATH=$BATS_TEST_TMPDIR/bin:$PATH SERIES=$c run "$H/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH SERIES=$c run "$H/stages/deps" 9.6 "$K" "$BATS_TEST_TMPDIR/deps.tsv"
 	echo "$output"
 	[ "$status" -eq 1 ]
-	[ "$output" = "stablegate: deps: error: the candidate's dependency rows (harness/programs/candidate-deps.awk): awk: fatal: injected" ]
-	PATH=$BATS_TEST_TMPDIR/bin:$PATH KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/validate" 9.6
+	[ "$output" = "stablegate: deps: error: the candidate's dependency rows (harness/lib/candidate-deps.awk): awk: fatal: injected" ]
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH KSRC=$K SERIES=$c VARIANTS=patched run "$R/harness/drivers/validate" 9.6
 	[ "$status" -eq 1 ]
 	d=$R/reports/9.6/latest
-	[ "$(cat "$d/stage-errors.txt")" = "deps patched: stablegate: deps: error: the candidate's dependency rows (harness/programs/candidate-deps.awk): awk: fatal: injected" ]
+	[ "$(cat "$d/stage-errors.txt")" = "deps patched: stablegate: deps: error: the candidate's dependency rows (harness/lib/candidate-deps.awk): awk: fatal: injected" ]
 	jq -e '.verdict == "INCONCLUSIVE"' "$d/result.json"
 }

@@ -1,0 +1,60 @@
+# harness/report/report: junit.xml from result.json (jq -r -f junit.jq result.json),
+# in the JUnit shape xfstests-bld's kvm-xfstests writes and Jenkins-style
+# dashboards read (harness/report/junit.xsd is what make check holds it to):
+#   <testsuites> with one <testsuite> per kernel that ran (baseline, patched);
+#   one <testcase classname="stablegate.SUITE" name="CASE"> per result, with
+#   <failure message=...> when it failed and <skipped message=...> when it
+#   was skipped; and one testcase "stablegate.kernel"/"console" per kernel,
+#   failed with every kernel, boot or harness failure the console and the
+#   logs showed (oops, WARN, hung task, boot hang, a suite that bailed out),
+#   one per line. A case that baseline ran and patched gave no result for
+#   is a testcase of the patched kernel with <error type="missing">, and a
+#   kernel whose results.tsv has unreadable lines has a testcase
+#   "stablegate.harness"/"results.tsv" with <error type="unreadable">
+#   naming them: errors, not passes.
+# The reference branch (mainline, reference=yes) has one kernel, named
+# "reference" (stablegate.mainline.reference), and its failing cases are
+# of type "mainline-finding": mainline's own findings, not regressions.
+def x: tostring | @html;
+def attrs(o): o | to_entries | map(" \(.key)=\"\(.value | x)\"") | join("");
+def case_failures: ["test-fail", "corruption"];
+. as $r
+| (.reference // false) as $ref
+| def vname(v): if $ref and v == "patched" then "reference" else v end;
+  [.variants[] | select(.name as $n | $r.totals | has($n))	# the kernels that ran
+   | . as $v | [.failures[] | select(.kind as $k | case_failures | index($k) | not)] as $other
+   | (if .name == "patched" then $r.comparison.missing // [] else [] end) as $missing
+   | (.unreadable // []) as $unreadable
+   | (($missing | length) + (if ($unreadable | length) > 0 then 1 else 0 end)) as $errors
+   | {v: $v, other: $other, missing: $missing, unreadable: $unreadable, errors: $errors,
+      tests: ((.tests | length) + 1 + $errors),
+      failures: ($r.totals[$v.name].failed + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
+| "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
+  "<testsuites\(attrs({name: "stablegate.\($r.branch)",
+    tests: ([$runs[].tests] | add // 0), failures: ([$runs[].failures] | add // 0), errors: ([$runs[].errors] | add // 0)}))>",
+  ($runs[] | .v as $v | .other as $other | .unreadable as $unreadable
+   | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\(vname($v.name))",
+       tests, failures, errors, skipped: $r.totals[$v.name].skipped,
+       time: ($v.boot.BOOT_SECONDS // 0),
+       timestamp: ($r.started // ""), hostname: "qemu-\($r.accelerator // "none")"}))>",
+     "    <properties>",
+     ({branch: $r.branch, role: (if $ref then "reference" else "branch" end), run: $r.run_id, variant: vname($v.name), verdict: $r.verdict,
+       tree: "\($r.tree.package // $r.tree.source) \($r.tree.version // "")",
+       kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed}
+      | to_entries[] | "      <property\(attrs({name: .key, value: .value}))/>"),
+     "    </properties>",
+     ($v.tests[]
+      | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))"
+        + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: (if $ref then "mainline-finding" else "fail" end)}))/>\n    </testcase>"
+           elif .status == "skip" then ">\n      <skipped\(attrs({message: .reason}))/>\n    </testcase>"
+           else "/>" end)),
+     (.missing[] | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))>\n      <error\(attrs({message: "no result on \(vname($v.name)) (baseline: \(.baseline)): missing, not passing", type: "missing"}))/>\n    </testcase>"),
+     (if ($unreadable | length) == 0 then empty
+      else "    <testcase classname=\"stablegate.harness\" name=\"results.tsv\">\n      <error\(attrs({message: "results.tsv: \($unreadable | length) of its lines cannot be read (no result)", type: "unreadable"}))>"
+           + ([$unreadable[] | x] | join("\n")) + "</error>\n    </testcase>" end),
+     "    <testcase classname=\"stablegate.kernel\" name=\"console\""
+       + (if ($other | length) == 0 then "/>"
+          else ">\n      <failure\(attrs({message: "\($other | length) kernel, boot or harness failures: \([$other[].kind] | unique | join(", "))", type: "kernel"}))>"
+               + ([$other[] | "\(.kind): \(.detail)" | x] | join("\n")) + "</failure>\n    </testcase>" end),
+     "  </testsuite>"),
+  "</testsuites>"

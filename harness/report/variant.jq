@@ -1,0 +1,20 @@
+# harness/report/report: everything one variant's stages left, as one object.
+# jq -n --arg name --argjson present --argjson skipped --argjson boot
+#   --rawfile results --argjson failures --argjson soak
+# results (results.tsv) holds one case a line: suite, case, pass|fail|skip,
+# reason. A line that is not one is no result: tests leaves it out and
+# unreadable names it, "results.tsv:LINE: " and what is wrong with it (an
+# unparsable line, an unknown status).
+def parsed: .suite != "" and .name != "" and .fields >= 3;
+def result: parsed and (.status | IN("pass", "fail", "skip"));
+[$results | split("\n") | to_entries[] | select(.value != "") | .value as $l | ($l | split("\t")) as $f
+ | {line: (.key + 1), text: $l, fields: ($f | length),
+    suite: $f[0], name: ($f[1] // ""), status: ($f[2] // ""), reason: ($f[3:] | join("\t"))}] as $rows
+| {name: $name, present: $present, skipped: $skipped, boot: $boot,
+ tests: [$rows[] | select(result) | {suite, name, status, reason}],
+ unreadable: [$rows[] | select(result | not) | "results.tsv:\(.line): "
+   + (if parsed then "unknown status \(.status[0:40] | tojson) for \("\(.suite)/\(.name)"[0:80] | tojson)"
+      else "unparsable line \(.text[0:80] | tojson)" end)],
+ failures: $failures,
+ soak: [$soak[] | {fs} + ([.stats | split(" ")[] | select(contains("="))
+	| split("=") | {(.[0]): (.[1] | tonumber? // .)}] | add)]}
