@@ -35,7 +35,7 @@ export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-u
 # Every shell file of the harness: the scripts, the library (harness/lib),
 # the guest's init, the tests (.shellcheckrc says which checks are off and why).
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
-	$(wildcard harness/lib/*.sh) harness/tests/helpers.bash
+	$(wildcard harness/lib/*.sh harness/suites/*/guest.sh harness/guest/*.sh) harness/tests/helpers.bash
 
 .PHONY: setup validate lava-jobs evidence validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
 

@@ -58,7 +58,7 @@
 
 # -- the VM (harness/stages/boot) --
 : "${ACCEL:=}"           # [kvm|tcg] empty: KVM only when it really works
-: "${BOOT_TIMEOUT:=$((900 + SOAK_OPS / 10))}"  # [uint>0] hard limit, s: 900 + 0.1 s per soak op
+: "${BOOT_TIMEOUT:=}"     # [uint>0] hard limit, s; empty: 900 + 0.1 s per soak op (harness/lib/run.sh sg_boot_limit)
 : "${BOOT_STALL:=300}"   # [uint>0] s without console or result output: the VM is hung
 : "${KVM_PROBE:=30}"     # [uint>0] s an automatically chosen KVM may stay silent before TCG
 : "${VM_CPUS:=2}"        # [uint>0] QEMU -smp

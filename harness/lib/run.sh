@@ -1,6 +1,6 @@
 # harness/lib/run.sh: the run contract: what a run dir records and how a
 # stage of it is run, timed and logged. Sourced by harness/lib/sg.sh.
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2034 # the run's facts are for the stages
 
 # sg_setenv FILE KEY VALUE: record a stage output (key=value, one per line).
 sg_setenv() {
@@ -52,3 +52,58 @@ sg_progress() {
 		fi
 	done
 }
+
+# sg_run_load RUN_DIR: a run's recorded facts, read once from RUN_DIR/env
+# (harness/drivers/validate writes it, harness/stages/tree adds the tree's):
+# RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_ARGS,
+# DEBUG, SOAK_REPLAY and SERIES (the run's candidate, not the caller's),
+# then its branch (sg_load_branch) with the branch's mkfs options. SUITES
+# and SEED in the environment override the run's (a prefix re-run with
+# fewer suites). Exit 2 when RUN_DIR is no run dir.
+sg_run_load() {
+	RUN_DIR=$(cd "$1" 2>/dev/null && pwd) && [ -f "$RUN_DIR/env" ] ||
+		sg_die $SG_EXIT_USAGE "$1 is not a run directory (no env)"
+	_e=$RUN_DIR/env
+	RUN_ID=$(sg_getenv "$_e" RUN_ID) BRANCH=$(sg_getenv "$_e" BRANCH) SRC=$(sg_getenv "$_e" SRC)
+	SUITES=${SUITES:-$(sg_getenv "$_e" SUITES)} SEED=${SEED:-$(sg_getenv "$_e" SEED)}
+	SOAK_OPS=$(sg_getenv "$_e" SOAK_OPS) SOAK_ARGS=$(sg_getenv "$_e" SOAK_ARGS)
+	DEBUG=$(sg_getenv "$_e" DEBUG) SOAK_REPLAY=$(sg_getenv "$_e" SOAK_REPLAY)
+	SERIES=$(sg_getenv "$_e" CANDIDATE_DIR)
+	sg_load_branch "$BRANCH"
+	[ -z "${mkfs_xfs:-}" ] || MKFS_XFS=$mkfs_xfs
+	[ -z "${mkfs_ext4:-}" ] || MKFS_EXT4=$mkfs_ext4
+	export RUN_DIR MKFS_XFS MKFS_EXT4
+}
+
+# sg_build_dir BRANCH VARIANT [DEBUG]: the build dir of a branch's kernel.
+# Baseline and patched have their own ($STABLEGATE_CACHE/build/<branch>-
+# <variant>[-<debug>]); a prefix is built in the baseline's, so that each
+# step recompiles only the files that differ.
+sg_build_dir() {
+	case $2 in prefix-*) set -- "$1" baseline "${3:-}" ;; esac
+	echo "$STABLEGATE_CACHE/build/$1-$2${3:+-$3}"
+}
+
+# sg_boot_limit SOAK_OPS [MINIMISE_SECS]: the VM's hard time limit, s:
+# BOOT_TIMEOUT as given, else 300 s for the boot and the other suites
+# plus the soak's own limit in the guest (harness/suites/soak/guest.sh:
+# 600 s + 0.1 s per op; minimising, its bound + 0.3 s per op of the log).
+sg_boot_limit() {
+	if [ -n "$BOOT_TIMEOUT" ]; then echo "$BOOT_TIMEOUT"
+	elif [ -n "${2:-}" ]; then echo $((900 + $2 + $1 * 3 / 10))
+	else echo $((900 + $1 / 10))
+	fi
+}
+
+# sg_failure_kinds CLASS: the kinds of failure of CLASS (kernel, test,
+# harness, boot), one a line: harness/lib/failure-kinds.tsv, the one table
+# every program that sorts failures reads. sg_failure_kinds_json CLASS: as
+# a JSON array, for jq.
+sg_failure_kinds() {
+	awk -F'\t' -v c="$1" '!/^#/ && $2 == c { print $1 }' "$SG_LIB/failure-kinds.tsv"
+}
+sg_failure_kinds_json() { sg_failure_kinds "$1" | jq -R . | jq -sc .; }
+
+# sg_qemu_cpu ACCEL: QEMU's -cpu for that accelerator: the host's CPU under
+# KVM, every feature TCG can emulate otherwise.
+sg_qemu_cpu() { if [ "$1" = kvm ]; then echo host; else echo max; fi; }

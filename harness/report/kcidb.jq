@@ -1,6 +1,7 @@
 # harness/report/kcidb: a run's result.json as KCIDB I/O data (schema v4.3, the
 # version field says so), to submit next to every other CI system's results.
-# jq --arg patchset_hash HASH (sha256 of the series' sha256s, or "") result.json
+# jq --arg patchset_hash HASH (sha256 of the series' sha256s, or "")
+#    --argjson kernel_kinds KINDS (harness/lib/failure-kinds.tsv) result.json
 #   checkouts  one per kernel variant: baseline (the tree, the series
 #              reverse-applied or as shipped) and patched (tree + series);
 #              valid: false when its tree or series stage failed
@@ -82,7 +83,7 @@ def pathpart: gsub("[^.a-zA-Z0-9_-]"; "_");
           misc: {suite: .suite, case: .name, variant: $v} }
        | clean),
       ($x.failures // [] | to_entries[]
-       | select(.value.kind | IN("oops", "bug", "warn", "panic", "hung-task", "lockdep", "rcu-stall", "ubsan", "fs-error"))
+       | select(.value.kind | IN($kernel_kinds[]))
        | {id: "\($build):kernel:\(.key)", build_id: $build, origin: origin,
           path: "stablegate.kernel.\(.value.kind | pathpart)", status: "FAIL",
           comment: (.value.detail | .[0:1000]), misc: {variant: $v}}

@@ -1,14 +1,13 @@
 # harness/report/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline (a case missing on patched among it)
 # and the verdict under STABLE-POLICY.md.
-# jq -n with --argjson env stages errors baseline patched divergences patches failed_mail
+# jq -n with --argjson env stages errors baseline patched divergences patches failed_mail kernel_kinds
 # findings deps kconfig_branch deps_base deps_patched reference patch_info
 # findings_items masked bisect minimised, --slurpfile steps, --arg findings_at
 def key: .suite + "/" + .name;
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
-def kernel: [.failures[] | select(.kind as $k
-  | ["oops", "bug", "warn", "panic", "hung-task", "lockdep", "rcu-stall", "ubsan", "fs-error"] | index($k))];
+def kernel: [.failures[] | select(.kind | IN($kernel_kinds[]))];
 def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no-results")];
 ($baseline.tests | bykey) as $b | ($patched.tests | bykey) as $p
 | ($baseline.present and ($baseline.skipped | not)) as $have_base

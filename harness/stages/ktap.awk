@@ -1,6 +1,7 @@
 # harness/stages/scan: the guest's nested KTAP (top level = suites, indented one
-# level = cases) into results.tsv, failures.tsv, soak.tsv and oplog-<fs>.txt.
-# awk -v FS='\n' -v OFS='\t' -v res=RESULTS -v fail=FAILURES -v soak=SOAK -v dir=LOGDIR
+# level = cases) into results.tsv and failures.tsv. A suite's own lines are
+# its ktap.awk's (harness/suites/<name>/ktap.awk).
+# awk -v FS='\n' -v OFS='\t' -v res=RESULTS -v fail=FAILURES
 function parse(line,   st, name, why, rest) {
 	# "ok N name # SKIP why" / "not ok N name # why"
 	st = (line ~ /^not ok /) ? "fail" : "pass"
@@ -15,7 +16,7 @@ function parse(line,   st, name, why, rest) {
 	sub(/ +$/, "", name)
 	P_st = st; P_name = name; P_why = why
 }
-BEGIN { printf "" > res; printf "" > fail; printf "" > soak; n = 0; plan = 0 }
+BEGIN { printf "" > res; printf "" > fail; n = 0; plan = 0 }
 /^stablegate-guest: done/ { done = 1; next }
 /^1\.\.[0-9]+/ { plan = 1 }
 /^Bail out!/ { print "suite-error", substr($0, 11) > fail }
@@ -30,16 +31,6 @@ BEGIN { printf "" > res; printf "" > fail; printf "" > soak; n = 0; plan = 0 }
 		pendf[n] = kind OFS P_name ": " P_why
 	}
 	next
-}
-/^    # soak-stats / {
-	l = $0; sub(/^    # soak-stats /, "", l); split(l, kv, " ")
-	fs = ""; for (k in kv) if (kv[k] ~ /^name=/) fs = substr(kv[k], 6)
-	print fs, l > soak; next
-}
-/^    # soak name=/ { cur = $0; sub(/^    # soak name=/, "", cur); sub(/ .*/, "", cur); next }
-/^    # oplog/ {
-	l = $0; sub(/^    /, "", l)
-	print l > (dir "/oplog-" (cur == "" ? "soak" : cur) ".txt"); next
 }
 /^(not )?ok [0-9]+/ {
 	parse($0)
