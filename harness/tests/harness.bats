@@ -1022,3 +1022,38 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	run awk -f "$H/drivers/bench.awk" "$c" "$k"
 	[ "$status" -eq 1 ] && [[ "$output" == "bench: no results"* ]]
 }
+
+@test "a suite is a folder: one added there is built and packed with its guest.sh; scan runs its ktap.awk" {
+	fake_repo 9.5 'tree=ksrc'
+	s=$R/harness/suites/standin
+	mkdir -p "$s"
+	printf '%s\n' 'SUITE := sg-standin' 'SRCS := standin.c' 'include ../common.mk' > "$s/Makefile"
+	printf '%s\n' '#include <stddef.h>' '#include "sg.h"' 'int main(void) { sg_ktap_header(); sg_ktap_plan(1);' \
+		'sg_ktap_result(0, "one.tmpfs", NULL); sg_say("# standin-note hello"); return sg_ktap_finish(); }' > "$s/standin.c"
+	printf '%s\n' 'suite_cmd() { up tmpfs && echo sg-standin; }' > "$s/guest.sh"
+	printf '%s\n' '/^    # standin-note / { print $3 > (dir "/standin.txt") }' > "$s/ktap.awk"
+	# every suite by default, or the one named
+	[[ ",$(SG_ROOT=$R sh -c '. "$SG_ROOT/harness/lib/sg.sh" && sg_suites')," == *",standin,"* ]]
+	SUITES=standin run "$R/harness/stages/image" initramfs "$BATS_TEST_TMPDIR/i.cpio"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	files=$(cpio -it --quiet < "$BATS_TEST_TMPDIR/i.cpio")
+	grep -qx 'bin/sg-standin' <<< "$files" && grep -qx 'suites/standin.sh' <<< "$files"
+	run grep -c 'sg-soak\|suites/soak' <<< "$files"
+	[ "$output" = 0 ]
+	# the guest's KTAP with the suite's own line: its result, and its file
+	L=$BATS_TEST_TMPDIR/log
+	mkdir -p "$L"
+	printf '%s\n' 'KTAP version 1' '1..1' '    KTAP version 1' '    1..1' '    ok 1 one.tmpfs' \
+		'    # standin-note hello' 'ok 1 standin' 'stablegate-guest: done' > "$L/ktap.log"
+	: > "$L/console.log"
+	echo BOOT_STATUS=ok > "$L/boot.env"
+	run "$R/harness/stages/scan" "$L"
+	[ "$status" -eq 0 ]
+	[ "$(cat "$L/results.tsv")" = "$(printf 'standin\tone.tmpfs\tpass\t')" ]
+	[ "$(cat "$L/standin.txt")" = hello ]
+	# a folder without guest.sh is no suite the guest can run: named
+	rm "$s/guest.sh"
+	SUITES=standin run "$R/harness/stages/image" initramfs "$BATS_TEST_TMPDIR/i.cpio"
+	[ "$status" -eq 2 ] && [[ "$output" == *"suite 'standin' has no $s/guest.sh"* ]]
+}
