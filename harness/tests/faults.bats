@@ -22,8 +22,7 @@ setup_file() {
 }
 
 setup() {
-	H=$ROOT/harness
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 }
 
 result() { echo "# result: $*" >&3; }

@@ -5,10 +5,7 @@
 load helpers
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	FIX=$BATS_TEST_DIRNAME/fixtures
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 }
 
 @test "every stage answers --help" {

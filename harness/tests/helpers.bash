@@ -1,5 +1,15 @@
 # Shared by the .bats files: load helpers
 
+# sg_setup: what every test starts from (each file's setup calls it first):
+# ROOT, the checkout (exported: fake_repo copies it), H its harness, FIX the
+# fixtures, and a STABLEGATE_CACHE of the test's own.
+sg_setup() {
+	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	# shellcheck disable=SC2034 # for the tests
+	H=$ROOT/harness FIX=$BATS_TEST_DIRNAME/fixtures
+	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+}
+
 # fake_repo NAME CONF: a copy of the repo's harness and data in
 # $BATS_TEST_TMPDIR/repo ($R) with one extra branch NAME whose branch.conf is
 # "name=NAME" plus CONF: adding a branch is data only.

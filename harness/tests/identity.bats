@@ -9,9 +9,7 @@
 load helpers
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 }
 
 # piggy_tree DIR TEXT: a tree whose kernel is TEXT (its one source, k.c). The

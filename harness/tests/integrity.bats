@@ -8,8 +8,7 @@
 load helpers
 
 setup() {
-	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)	# (fake_repo copies it)
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 }
 
 # a validate left running in the background by a failed test, stopped

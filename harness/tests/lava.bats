@@ -6,9 +6,7 @@
 load helpers
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 	export DISK_MB=300	# the smallest XFS mkfs.xfs makes: LAVA copies the disks for every job
 }
 

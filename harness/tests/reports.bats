@@ -6,9 +6,7 @@
 load helpers
 
 setup() {
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	H=$ROOT/harness
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 }
 
 # archived DIR: a reported run's result.json alone in DIR, rendered from it;

@@ -8,8 +8,7 @@
 load helpers
 
 setup() {
-	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)	# (helpers.bash: fake_repo)
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 	M=$BATS_TEST_TMPDIR/ran
 }
 

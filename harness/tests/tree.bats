@@ -6,9 +6,7 @@
 load helpers
 
 setup() {
-	# shellcheck disable=SC2034 # (fake_repo, in helpers.bash, uses it)
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 	# a branch with a one-patch series, so the work copy is a patched copy
 	fake_repo 9.6 'tree=ksrc
 series_in_tree=no'

@@ -8,9 +8,7 @@
 load helpers
 
 setup() {
-	# shellcheck disable=SC2034 # (fake_repo, in helpers.bash, uses it)
-	ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	export STABLEGATE_CACHE=$BATS_TEST_TMPDIR/cache
+	sg_setup
 	fake_branch 9.6	# $R, $K: a one-patch series (b.c: b1 -> b2) on a fake tree
 	H=$R/harness
 	w=$STABLEGATE_CACHE/work/9.6	# the work copy harness/stages/series makes
