@@ -2,8 +2,9 @@
 /*
  * sg.h - what the stablegate suites (harness/suites/<name>/) share: KTAP
  * output with a plan, totals and the plan-vs-run check (kselftest.h's
- * ksft_print_cnts), the uapi of the remap ioctls, one copy_file_range,
- * --fs NAME:DIR and the filesystem-type check, a recursive delete.
+ * ksft_print_cnts) and the lines around it, the monotonic clock, the uapi of
+ * the remap ioctls, one copy_file_range, --fs NAME:DIR and the
+ * filesystem-type check, a recursive delete.
  * Built into every suite by harness/suites/common.mk.
  */
 #ifndef SG_H
@@ -31,6 +32,15 @@ SG_PRINTF(3, 4) void sg_ktap_result(int rc, const char *name, const char *why, .
  * planned result was printed and none failed, else 1. */
 int sg_ktap_finish(void);
 SG_PRINTF(1, 2) void sg_say(const char *fmt, ...);	/* any other line(s), written whole */
+SG_PRINTF(2, 3) void sg_say_fd(int fd, const char *fmt, ...);	/* the same, to fd */
+
+/* ---- formatting */
+/* snprintf that returns what it actually wrote into b (at most sz - 1, 0 on
+ * an error), so that "n += sg_fmt(b + n, sz - n, ...)" never runs past b */
+SG_PRINTF(3, 4) int sg_fmt(char *b, size_t sz, const char *fmt, ...);
+
+/* ---- time */
+double sg_mono(void);		/* CLOCK_MONOTONIC, in seconds */
 
 /* ---- copy_file_range(2), the raw syscall (the suites pin the kernel's
  * behaviour, not a libc emulation of it) */

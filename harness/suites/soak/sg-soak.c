@@ -78,18 +78,6 @@ typedef unsigned long long ull;
 
 enum { OK = 0, NOOP = -1, FAILED = -2 };
 
-#define PRINTF(a, b) __attribute__((format(printf, a, b)))
-
-/* snprintf that returns what it actually wrote (safe for "n += ...") */
-PRINTF(3, 4) static int sfmt(char *b, size_t sz, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b, sz, fmt, ap);
-	va_end(ap);
-	return n < 0 ? 0 : (size_t)n >= sz ? (int)(sz ? sz - 1 : 0) : n;
-}
-
 static u64 min64(u64 a, u64 b) { return a < b ? a : b; }
 static u64 max64(u64 a, u64 b) { return a > b ? a : b; }
 static u64 rup(u64 x, u64 g) { return (x + g - 1) / g * g; }
@@ -210,13 +198,7 @@ struct worker {
 	const char *what;       /* the call that failed */
 };
 
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-static u64 nsnow(void) { return (u64)(now() * 1e9); }
+static u64 nsnow(void) { return (u64)(sg_mono() * 1e9); }
 
 /* The per-op timing clock: the TSC where there is one (clock_gettime may be
  * a syscall in a guest whose clocksource is not the TSC: two per op), turned
@@ -234,7 +216,7 @@ static double tick_secs(const struct wshared *s)      /* seconds per tick */
 	u64 dt = ticks() - s->t0tk;
 	return dt ? (nsnow() - s->t0ns) / 1e9 / dt : 0;
 }
-PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
+SG_PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
 {
 	struct wshared *s = w->sh;
 	va_list ap;
@@ -245,7 +227,7 @@ PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
 		s->replen = min64(s->replen + n, REPMAX - 1);
 }
 
-PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
+SG_PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
 {
 	char b[512];
 	va_list ap;
@@ -262,7 +244,7 @@ PRINTF(2, 3) static void note(struct worker *w, const char *fmt, ...)
 
 static void fmt_op(char *b, size_t sz, const struct op *o)
 {
-	sfmt(b, sz, "op=%u %s f=%u off=0x%llx len=0x%llx sf=%u soff=0x%llx arg=0x%llx res=%lld size=0x%llx",
+	sg_fmt(b, sz, "op=%u %s f=%u off=0x%llx len=0x%llx sf=%u soff=0x%llx arg=0x%llx res=%lld size=0x%llx",
 		 o->n, optab[o->type].name, o->f, (ull)o->off, (ull)o->len, o->sf,
 		 (ull)o->soff, (ull)o->arg, (long long)o->res, (ull)o->size);
 }
@@ -301,14 +283,14 @@ static int fail_err(struct worker *w, int e)
 {
 	struct op *o = w->cur;
 	set_kind(w, K_ERROR, e);
-	sfmt(w->sh->summary, sizeof w->sh->summary, "error at op %u (%s) off %llu: %s: %s",
+	sg_fmt(w->sh->summary, sizeof w->sh->summary, "error at op %u (%s) off %llu: %s: %s",
 		 o->n, optab[o->type].name, (ull)o->off, w->what, strerror(e));
 	rep(w, "# error: op %u (%s) f%u off %llu len %llu: %s failed: %s\n", o->n,
 	    optab[o->type].name, o->f, (ull)o->off, (ull)o->len, w->what, strerror(e));
 	return FAILED;
 }
 
-PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *fmt, ...)
+SG_PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *fmt, ...)
 {
 	struct op *o = w->cur;
 	struct mfile *F = &w->f[fi];
@@ -318,7 +300,7 @@ PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *
 	vsnprintf(b, sizeof b, fmt, ap);
 	va_end(ap);
 	set_kind(w, K_MISMATCH, 0);
-	sfmt(w->sh->summary, sizeof w->sh->summary, "mismatch at op %u (%s) off %llu",
+	sg_fmt(w->sh->summary, sizeof w->sh->summary, "mismatch at op %u (%s) off %llu",
 		 o->n, optab[o->type].name, (ull)off);
 	rep(w, "# mismatch: op %u (%s) exposed it: file f%u (%s) off %llu (0x%llx), model size %llu%s: %s\n",
 	    o->n, optab[o->type].name, fi, F->path, (ull)off, (ull)off, (ull)F->size,
@@ -1066,30 +1048,30 @@ static int step(struct worker *w, struct op *o, struct op *inj)
 /* ---- canonical argument strings (cmdline, log headers) ---- */
 static int fmt_args(char *b, size_t sz, int hdr)
 {
-	int n = sfmt(b, sz, "--seed %llu --max-size %llu --align %u --nfiles %u --verify-every %llu --full-every %llu",
+	int n = sg_fmt(b, sz, "--seed %llu --max-size %llu --align %u --nfiles %u --verify-every %llu --full-every %llu",
 			 (ull)opt.seed, (ull)opt.max_size, opt.align, opt.nfiles,
 			 (ull)opt.verify_every, (ull)opt.full_every);
 	if (hdr)
-		n += sfmt(b + n, sz - n, " --block %u --dio-align %u", cfg.block, cfg.dio);
+		n += sg_fmt(b + n, sz - n, " --block %u --dio-align %u", cfg.block, cfg.dio);
 	else {
 		if (opt.ops)
-			n += sfmt(b + n, sz - n, " --ops %llu", (ull)opt.ops);
+			n += sg_fmt(b + n, sz - n, " --ops %llu", (ull)opt.ops);
 		if (opt.duration)
-			n += sfmt(b + n, sz - n, " --duration %g", opt.duration);
-		n += sfmt(b + n, sz - n, " --workers %u --log-ops %u", opt.workers, opt.log_ops);
+			n += sg_fmt(b + n, sz - n, " --duration %g", opt.duration);
+		n += sg_fmt(b + n, sz - n, " --workers %u --log-ops %u", opt.workers, opt.log_ops);
 		if (opt.parallel)
-			n += sfmt(b + n, sz - n, " --parallel");
+			n += sg_fmt(b + n, sz - n, " --parallel");
 		if (opt.block)
-			n += sfmt(b + n, sz - n, " --block %u", opt.block);
+			n += sg_fmt(b + n, sz - n, " --block %u", opt.block);
 		if (opt.dio_align >= 0)
-			n += sfmt(b + n, sz - n, " --dio-align %d", opt.dio_align);
+			n += sg_fmt(b + n, sz - n, " --dio-align %d", opt.dio_align);
 	}
 	if (opt.reread)
-		n += sfmt(b + n, sz - n, " --reread");
+		n += sg_fmt(b + n, sz - n, " --reread");
 	const char *sep = " --weights ";
 	for (unsigned i = 0; i < NOPS; i++)
 		if (opt.weight[i] != optab[i].weight) {
-			n += sfmt(b + n, sz - n, "%s%s=%u", sep, optab[i].name, opt.weight[i]);
+			n += sg_fmt(b + n, sz - n, "%s%s=%u", sep, optab[i].name, opt.weight[i]);
 			sep = ",";
 		}
 	return n;
@@ -1097,16 +1079,16 @@ static int fmt_args(char *b, size_t sz, int hdr)
 
 static void name_path(char *out, const char *base, unsigned widx)
 {
-	int n = sfmt(out, PATH_MAX, "%s", base);
+	int n = sg_fmt(out, PATH_MAX, "%s", base);
 	if (opt.nfs > 1)
-		n += sfmt(out + n, PATH_MAX - n, ".%s", cfg.name);
+		n += sg_fmt(out + n, PATH_MAX - n, ".%s", cfg.name);
 	if (opt.workers > 1)
-		sfmt(out + n, PATH_MAX - n, ".w%u", widx);
+		sg_fmt(out + n, PATH_MAX - n, ".w%u", widx);
 }
 
 static void fmt_header(char *b, size_t sz, unsigned widx)
 {
-	int n = sfmt(b, sz, LOGTAG "worker=%u args: ", widx);
+	int n = sg_fmt(b, sz, LOGTAG "worker=%u args: ", widx);
 	fmt_args(b + n, sz - n, 1);
 }
 
@@ -1132,14 +1114,14 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 		struct mfile *F = &w->f[f];
 		int own = f < w->nown;
 		if (own)
-			sfmt(F->path, PATH_MAX, "%s/w%u-f%u", cfg.sub, idx, f);
+			sg_fmt(F->path, PATH_MAX, "%s/w%u-f%u", cfg.sub, idx, f);
 		else
-			sfmt(F->path, PATH_MAX, "%s/shared%u", cfg.sub, f - w->nown);
+			sg_fmt(F->path, PATH_MAX, "%s/shared%u", cfg.sub, f - w->nown);
 		F->dfd = -1;
 		F->d = calloc(1, cap);
 		F->fd = open(F->path, own ? O_RDWR | O_CREAT | O_TRUNC : O_RDONLY, 0644);
 		if (!F->d || F->fd < 0) {
-			sfmt(sh->summary, sizeof sh->summary, "setup: open %s: %s", F->path, strerror(errno));
+			sg_fmt(sh->summary, sizeof sh->summary, "setup: open %s: %s", F->path, strerror(errno));
 			return 1;
 		}
 		if (!own) {
@@ -1152,7 +1134,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 	if (opt.record) {
 		name_path(path, opt.record, idx);
 		if (!(w->rec = fopen(path, "w"))) {
-			sfmt(sh->summary, sizeof sh->summary, "setup: --record %s: %s", path, strerror(errno));
+			sg_fmt(sh->summary, sizeof sh->summary, "setup: --record %s: %s", path, strerror(errno));
 			return 1;
 		}
 		fmt_header(b, sizeof b, idx);
@@ -1167,7 +1149,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 		w->inject_at = 1 + mix64(w->wseed ^ 0x1abe11edULL) % (opt.ops ? opt.ops : 1000);
 
 	u64 first = nrec ? recs[0].n : 0, n, last = 0;
-	double t0 = now();
+	double t0 = sg_mono();
 	for (n = 1; !e; n++) {
 		struct op o, inj, *pi = NULL, g;
 		if (nrec && n >= first) {       /* replay: the logged op, verbatim */
@@ -1182,7 +1164,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 			}
 			if (i < nrec && recs[i].type == OP_INJECT && recs[i].n == o.n)
 				inj = recs[i++], pi = &inj;
-		} else if (!nrec && ((opt.ops && n > opt.ops) || (opt.duration && now() - t0 >= opt.duration))) {
+		} else if (!nrec && ((opt.ops && n > opt.ops) || (opt.duration && sg_mono() - t0 >= opt.duration))) {
 			break;
 		} else if (gen_op(w, n, &o)) {
 			note(w, "every op is disabled, stopping");
@@ -1215,7 +1197,7 @@ static unsigned probe_dio(const char *dir, unsigned block)
 	unsigned char *buf = aligned_alloc(65536, 65536);
 	unsigned a = 0;
 	int fd, dfd;
-	sfmt(p, sizeof p, "%s/dio-probe", dir);
+	sg_fmt(p, sizeof p, "%s/dio-probe", dir);
 	if (!buf || (fd = open(p, O_RDWR | O_CREAT | O_TRUNC, 0644)) < 0)
 		return 0;
 	memset(buf, 0x5a, 65536);
@@ -1271,7 +1253,7 @@ static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
 	for (unsigned i = 0; i < W; i++)
 		if (st[i] == -1)
 			kill(pid[i], SIGKILL);
-	for (double end = now() + 5; now() < end; usleep(100000)) {
+	for (double end = sg_mono() + 5; sg_mono() < end; usleep(100000)) {
 		left = 0;
 		for (unsigned i = 0; i < W; i++)
 			if (st[i] == -1 && waitpid(pid[i], &st[i], WNOHANG) <= 0)
@@ -1292,7 +1274,7 @@ static int cfg_setup(unsigned ci, char *why, size_t n)
 	struct statvfs sv;
 	cfg.name = opt.fs[ci].name;
 	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv))
-		return sfmt(why, n, "setup: cannot create %s: %s", cfg.sub, strerror(errno)), -1;
+		return sg_fmt(why, n, "setup: cannot create %s: %s", cfg.sub, strerror(errno)), -1;
 	cfg.block = opt.block ? opt.block : (unsigned)min64(max64(sv.f_bsize, 512), 65536);
 	cfg.dio = opt.dio_align >= 0 ? (unsigned)opt.dio_align : probe_dio(cfg.sub, cfg.block);
 	u64 g = max64(max64(cfg.block, cfg.dio), max64(opt.align, pgsz));
@@ -1300,7 +1282,7 @@ static int cfg_setup(unsigned ci, char *why, size_t n)
 	cfg.maxsz = rdown(opt.max_size, g);
 	cfg.shared_size = cfg.maxsz / 2 - 37;   /* unaligned EOF: clone-to-EOF cases */
 	if (cfg.maxsz < 4 * cfg.maxlen)
-		return sfmt(why, n, "setup: --max-size too small for block size %u", cfg.block), -1;
+		return sg_fmt(why, n, "setup: --max-size too small for block size %u", cfg.block), -1;
 	return 0;
 }
 
@@ -1310,7 +1292,7 @@ static int make_shared(char *why, size_t n)
 	char b[PATH_MAX];
 	for (unsigned f = 0; f < NSHARED; f++) {
 		unsigned char *d = malloc(cfg.shared_size);
-		sfmt(b, sizeof b, "%s/shared%u", cfg.sub, f);
+		sg_fmt(b, sizeof b, "%s/shared%u", cfg.sub, f);
 		int fd = open(b, O_WRONLY | O_CREAT | O_TRUNC, 0444), ok = d && fd >= 0;
 		if (ok) {
 			fill(d, cfg.shared_size, shared_seed(f));
@@ -1320,7 +1302,7 @@ static int make_shared(char *why, size_t n)
 		if (fd >= 0)
 			close(fd);
 		if (!ok)
-			return sfmt(why, n, "setup: cannot create %s: %s", b, strerror(errno)), -1;
+			return sg_fmt(why, n, "setup: cannot create %s: %s", b, strerror(errno)), -1;
 	}
 	return 0;
 }
@@ -1333,17 +1315,6 @@ static int make_shared(char *why, size_t n)
  * a whole run), and the results are printed by the parent, in order. */
 static int live_fd = 1;
 static struct cresult { int rc; char why[1024]; } *cres;       /* shared; rc -2: none */
-
-SG_PRINTF(1, 2) static void say_live(const char *fmt, ...)
-{
-	char b[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b, sizeof b, fmt, ap);
-	va_end(ap);
-	fflush(stdout);
-	if (n > 0 && write(live_fd, b, min64(n, sizeof b - 1)) < 0) { /* nowhere to report it */ }
-}
 
 SG_PRINTF(4, 5) static void cfg_result(unsigned ci, int rc, const char *nm, const char *fmt, ...)
 {
@@ -1359,7 +1330,7 @@ SG_PRINTF(4, 5) static void cfg_result(unsigned ci, int rc, const char *nm, cons
 		return;
 	}
 	cres[ci].rc = rc;
-	sfmt(cres[ci].why, sizeof cres[ci].why, "%s", b);
+	sg_fmt(cres[ci].why, sizeof cres[ci].why, "%s", b);
 }
 
 static unsigned mtry;   /* --minimise: the try running */
@@ -1374,7 +1345,7 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 	unsigned W = *pW, alive = 0, hung = ~0u;
 	pid_t pid[64];
 	char b[4096];
-	double t0 = now(), last = t0, delay = 0.001;
+	double t0 = sg_mono(), last = t0, delay = 0.001;
 	u64 tot = opt.ops * W, next = tot / 10, done = 0;
 	for (unsigned i = 0; i < W; i++) {
 		if ((pid[i] = fork()) == 0)
@@ -1400,7 +1371,7 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 		done = 0;
 		for (unsigned i = 0; i < W; i++)
 			done += sh[i].ops;
-		double t = now();
+		double t = sg_mono();
 		for (unsigned i = 0; i < W && hung == ~0u; i++) {
 			if (st[i] != -1 || sh[i].ops != seen[i]) {
 				seen[i] = sh[i].ops, moved[i] = t;
@@ -1411,7 +1382,7 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 			/* The op logged last is the one that does not return. */
 			hung = i;
 			fmt_op(b, sizeof b, &sh[i].ring[(sh[i].nring - 1) % opt.log_ops]);
-			sfmt(sh[i].summary, sizeof sh[i].summary, "hung: no progress for %.0f s in %s", t - moved[i], b);
+			sg_fmt(sh[i].summary, sizeof sh[i].summary, "hung: no progress for %.0f s in %s", t - moved[i], b);
 			sg_say("# hang name=%s worker=%u %s\n", cfg.name, i, sh[i].summary);
 			alive = reap_or_abandon(pid, st, W);
 		}
@@ -1419,14 +1390,14 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 			sg_say("# minimise: try %u running: %llu of %zu ops after %.0f s\n", mtry, (ull)done, nrec, t - t0);
 			last = t;
 		} else if (alive && !opt.minimise && ((tot && done >= next) || t - last >= opt.progress)) {
-			say_live("# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
+			sg_say_fd(live_fd, "# progress name=%s ops=%llu/%llu secs=%.1f ops_per_sec=%.0f\n", cfg.name,
 				 (ull)done, (ull)tot, t - t0, done / (t - t0));
 			last = t;
 			while (tot && next <= done)
 				next += tot / 10 ? tot / 10 : 1;
 		}
 	}
-	*secs = now() - t0;
+	*secs = sg_mono() - t0;
 	return hung;
 }
 
@@ -1437,8 +1408,8 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	char *r, b[4096], nm[80];
 	double secs;
 
-	sfmt(nm, sizeof nm, "soak.%s", opt.fs[ci].name);
-	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, opt.fs[ci].name, (int)getpid());
+	sg_fmt(nm, sizeof nm, "soak.%s", opt.fs[ci].name);
+	sg_fmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, opt.fs[ci].name, (int)getpid());
 	if (cfg_setup(ci, b, sizeof b)) {
 		cfg_result(ci, 1, nm, "%s", b);
 		return 1;
@@ -1472,14 +1443,14 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 		}
 		vsecs += sh[i].vtk * ts;
 	}
-	int n = sfmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f", cfg.name,
+	int n = sg_fmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f", cfg.name,
 			 (ull)done, secs, secs > 0 ? done / secs : 0);
 	for (unsigned k = 0; k < OP_INJECT; k++)
-		n += sfmt(b + n, sizeof b - n, " %s=%llu", optab[k].name, (ull)cnt[k]);
+		n += sg_fmt(b + n, sizeof b - n, " %s=%llu", optab[k].name, (ull)cnt[k]);
 	sg_say("%s\n", b);
-	n = sfmt(b, sizeof b, "# soak-rates name=%s", cfg.name);
+	n = sg_fmt(b, sizeof b, "# soak-rates name=%s", cfg.name);
 	for (unsigned k = 0; k < OP_INJECT; k++)
-		n += sfmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] > 0 ? cnt[k] * 1e9 / ns[k] : 0);
+		n += sg_fmt(b + n, sizeof b - n, " %s=%.0f", optab[k].name, ns[k] > 0 ? cnt[k] * 1e9 / ns[k] : 0);
 	sg_say("%s\n", b);
 	sg_say("# soak-time name=%s secs=%.2f in_ops=%.2f verifying=%.2f (summed over workers)\n", cfg.name, secs,
 	    opsecs, vsecs);
@@ -1490,12 +1461,12 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 		if (i == hung)
 			;       /* the summary names the op */
 		else if (st[i] == -1)
-			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u not reaped after SIGKILL", i);
+			sg_fmt(sh[i].summary, sizeof sh[i].summary, "worker %u not reaped after SIGKILL", i);
 		else if (WIFSIGNALED(st[i]))
-			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u killed by signal %d (%s) after %llu ops",
+			sg_fmt(sh[i].summary, sizeof sh[i].summary, "worker %u killed by signal %d (%s) after %llu ops",
 				 i, WTERMSIG(st[i]), strsignal(WTERMSIG(st[i])), (ull)sh[i].ops);
 		else if (!sh[i].summary[0])
-			sfmt(sh[i].summary, sizeof sh[i].summary, "worker %u failed", i);
+			sg_fmt(sh[i].summary, sizeof sh[i].summary, "worker %u failed", i);
 		if (bad == ~0u || i == hung)
 			bad = i;
 		if (W > 1)
@@ -1512,7 +1483,7 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	} else {
 		sg_say("# kept %s for inspection\n", cfg.sub);
 		cfg_result(ci, 1, nm, "%s%s", sh[bad].summary,
-			   W > 1 ? (sfmt(b, sizeof b, " (worker %u)", bad), b) : "");
+			   W > 1 ? (sg_fmt(b, sizeof b, " (worker %u)", bad), b) : "");
 	}
 	munmap(sh, W * sizeof *sh);
 	return bad != ~0u;
@@ -1541,7 +1512,7 @@ static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 		cres[i].rc = -2;
 		pid[i] = -1;
 		if (!(out[i] = tmpfile())) {
-			sfmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
+			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
 			continue;
 		}
 		if ((pid[i] = fork()) == 0) {
@@ -1551,11 +1522,11 @@ static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 			_exit(0);
 		}
 		if (pid[i] < 0)
-			sfmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
+			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
 	}
 	for (unsigned i = 0; i < opt.nfs; i++) {
 		if (pid[i] > 0 && waitpid(pid[i], &st, 0) == pid[i] && cres[i].rc == -2)
-			sfmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
+			sg_fmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
 			     WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		if (out[i]) {
 			rewind(out[i]);
@@ -1563,7 +1534,7 @@ static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 				if (write(1, b, n) < 0) { /* nowhere to report it */ }
 			fclose(out[i]);
 		}
-		sfmt(b, sizeof b, "soak.%s", opt.fs[i].name);
+		sg_fmt(b, sizeof b, "soak.%s", opt.fs[i].name);
 		sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, b, "%s", cres[i].why);
 	}
 	munmap(cres, opt.nfs * sizeof *cres);
@@ -1599,13 +1570,13 @@ static int same_class(const struct outcome *a, const struct outcome *b)
 static void fmt_class(char *b, size_t n, const struct outcome *o, int key)
 {
 	if (key)
-		sfmt(b, n, o->err ? "%s/%s/%d" : "%s/%s", kind_name[o->kind], optab[o->type].name, o->err);
+		sg_fmt(b, n, o->err ? "%s/%s/%d" : "%s/%s", kind_name[o->kind], optab[o->type].name, o->err);
 	else if (o->kind == K_ERROR)
-		sfmt(b, n, "error %d (%s) at %s", o->err, strerror(o->err), optab[o->type].name);
+		sg_fmt(b, n, "error %d (%s) at %s", o->err, strerror(o->err), optab[o->type].name);
 	else if (o->kind == K_SIGNAL)
-		sfmt(b, n, "signal %d (%s) at %s", o->err, strsignal(o->err), optab[o->type].name);
+		sg_fmt(b, n, "signal %d (%s) at %s", o->err, strsignal(o->err), optab[o->type].name);
 	else
-		sfmt(b, n, "%s at %s", kind_name[o->kind], optab[o->type].name);
+		sg_fmt(b, n, "%s at %s", kind_name[o->kind], optab[o->type].name);
 }
 
 /* Between tries: write back, and with --drop-caches start the next from an
@@ -1639,17 +1610,17 @@ static void run_try(const struct op *recs, size_t nrec, struct outcome *out, int
 	char *r;
 
 	memset(out, 0, sizeof *out);
-	sfmt(cfg.sub, sizeof cfg.sub, "%s/t%u", mn.top, mtry);
+	sg_fmt(cfg.sub, sizeof cfg.sub, "%s/t%u", mn.top, mtry);
 	if (mkdir(cfg.sub, 0755)) {
 		out->kind = K_SETUP;
-		sfmt(out->summary, sizeof out->summary, "setup: cannot create %s: %s", cfg.sub, strerror(errno));
+		sg_fmt(out->summary, sizeof out->summary, "setup: cannot create %s: %s", cfg.sub, strerror(errno));
 		return;
 	}
 	struct wshared *sh = mmap(NULL, sizeof *sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED || make_shared(out->summary, sizeof out->summary)) {
 		out->kind = K_SETUP;
 		if (sh == MAP_FAILED)
-			sfmt(out->summary, sizeof out->summary, "setup: mmap: %s", strerror(errno));
+			sg_fmt(out->summary, sizeof out->summary, "setup: mmap: %s", strerror(errno));
 		else
 			munmap(sh, sizeof *sh);
 		sg_rm_tree(cfg.sub);
@@ -1670,12 +1641,12 @@ static void run_try(const struct op *recs, size_t nrec, struct outcome *out, int
 	else
 		out->kind = sh->fkind ? sh->fkind : K_SETUP, out->err = sh->ferr;
 	if (sh->summary[0])
-		sfmt(out->summary, sizeof out->summary, "%s", sh->summary);
+		sg_fmt(out->summary, sizeof out->summary, "%s", sh->summary);
 	else if (out->kind == K_SIGNAL)
-		sfmt(out->summary, sizeof out->summary, "killed by signal %d (%s) after %llu ops", out->err,
+		sg_fmt(out->summary, sizeof out->summary, "killed by signal %d (%s) after %llu ops", out->err,
 		     strsignal(out->err), (ull)sh->ops);
 	else
-		sfmt(out->summary, sizeof out->summary, out->kind == K_PASS ? "%llu ops clean" : "failed after %llu ops",
+		sg_fmt(out->summary, sizeof out->summary, out->kind == K_PASS ? "%llu ops clean" : "failed after %llu ops",
 		     (ull)sh->ops);
 	for (char *line = sh->rep; show && (r = strchr(line, '\n')); line = r + 1)
 		sg_say("%.*s\n", (int)(r - line), line);
@@ -1726,7 +1697,7 @@ static int test(const size_t *idx, size_t k, const char *what, int fresh)
 			return mn.cached++, 0;
 	if (mn.stopped)
 		return 0;
-	if (opt.minimise_secs && now() - mn.t0 >= opt.minimise_secs) {
+	if (opt.minimise_secs && sg_mono() - mn.t0 >= opt.minimise_secs) {
 		mn.stopped = 1;
 		sg_say("# minimise: the %llu s bound is reached: stopping early with the shortest failing log so far\n",
 		    (ull)opt.minimise_secs);
@@ -1739,11 +1710,11 @@ static int test(const size_t *idx, size_t k, const char *what, int fresh)
 	int hit = same_class(&o, &mn.cls);
 	fmt_class(cl, sizeof cl, &o, 0);
 	if (o.kind == K_PASS)
-		sfmt(c, sizeof c, "passes");
+		sg_fmt(c, sizeof c, "passes");
 	else
-		sfmt(c, sizeof c, "%s: %s", hit ? "fails, the same class" : "fails differently, not the class", o.summary);
+		sg_fmt(c, sizeof c, "%s: %s", hit ? "fails, the same class" : "fails differently, not the class", o.summary);
 	if (o.kind != K_PASS && !hit)
-		sfmt(c + strlen(c), sizeof c - strlen(c), " (%s)", cl);
+		sg_fmt(c + strlen(c), sizeof c - strlen(c), " (%s)", cl);
 	sg_say("# minimise: try %u: %zu ops (%s): %s\n", mn.tries, k, what, c);
 	if (hit)
 		remember(&mn.hits, &mn.nhits, &mn.caphits, h);
@@ -1767,7 +1738,7 @@ static int ddmin(size_t *c, size_t *plen)
 		int found = 0;
 		for (size_t i = 0; i < n && !found; i++) {
 			size_t a = i * len / n, b = (i + 1) * len / n;
-			sfmt(what, sizeof what, "chunk %zu of %zu", i + 1, n);
+			sg_fmt(what, sizeof what, "chunk %zu of %zu", i + 1, n);
 			if ((found = test(c + a, b - a, what, 0))) {
 				memmove(c, c + a, (b - a) * sizeof *c);
 				len = b - a, n = 2;
@@ -1778,7 +1749,7 @@ static int ddmin(size_t *c, size_t *plen)
 			for (size_t j = 0; j < len; j++)
 				if (j < a || j >= b)
 					t[k++] = c[j];
-			sfmt(what, sizeof what, "without chunk %zu of %zu", i + 1, n);
+			sg_fmt(what, sizeof what, "without chunk %zu of %zu", i + 1, n);
 			if ((found = test(t, k, what, 0))) {
 				memcpy(c, t, k * sizeof *c);
 				len = k, n = n > 2 ? n - 1 : 2;
@@ -1826,7 +1797,7 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 				continue;
 			struct op old = *o;
 			o->soff = x;
-			sfmt(what, sizeof what, "op %zu %s: soff 0x%llx -> op %zu's, 0x%llx", i + 1, t->name,
+			sg_fmt(what, sizeof what, "op %zu %s: soff 0x%llx -> op %zu's, 0x%llx", i + 1, t->name,
 			     (ull)old.soff, j + 1, (ull)x);
 			if (test(c, len, what, 1)) {
 				kept++;
@@ -1844,7 +1815,7 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 				continue;
 			struct op old = *o;
 			o->off = p->off, o->len = pl;
-			sfmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> op %zu's, 0x%llx+0x%llx", i + 1, t->name,
+			sg_fmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> op %zu's, 0x%llx+0x%llx", i + 1, t->name,
 			     (ull)old.off, (ull)old.len, j + 1, (ull)o->off, (ull)o->len);
 			if (test(c, len, what, 1)) {
 				kept++;
@@ -1875,10 +1846,10 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 					*v = x;
 				}
 				if (fld == 3)
-					sfmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> 0x0+0x%llx", i + 1, t->name,
+					sg_fmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> 0x0+0x%llx", i + 1, t->name,
 					     (ull)old.off, (ull)old.len, (ull)o->len);
 				else
-					sfmt(what, sizeof what, "op %zu %s: %s 0x%llx -> 0x%llx", i + 1, t->name, fname[fld],
+					sg_fmt(what, sizeof what, "op %zu %s: %s 0x%llx -> 0x%llx", i + 1, t->name, fname[fld],
 					     (ull)(fld == 0 ? old.len : fld == 1 ? old.off : old.soff), (ull)x);
 				if (test(c, len, what, 1)) {
 					kept++;
@@ -1930,14 +1901,14 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 	const unsigned reruns = 3;
 
 	mn.rworker = rworker;
-	mn.t0 = now();
-	sfmt(nm, sizeof nm, "minimise.%s", opt.fs[0].name);
-	sfmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-min-%s-%d", opt.fs[0].dir, opt.fs[0].name, (int)getpid());
+	mn.t0 = sg_mono();
+	sg_fmt(nm, sizeof nm, "minimise.%s", opt.fs[0].name);
+	sg_fmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-min-%s-%d", opt.fs[0].dir, opt.fs[0].name, (int)getpid());
 	if (cfg_setup(0, b, sizeof b)) {
 		sg_ktap_result(1, nm, "%s", b);
 		return 1;
 	}
-	sfmt(mn.top, sizeof mn.top, "%s", cfg.sub);
+	sg_fmt(mn.top, sizeof mn.top, "%s", cfg.sub);
 	sg_say("# minimise name=%s dir=%s log=%s logged=%zu from=%u block=%u dio-align=%u bound=%llus\n", cfg.name,
 	    mn.top, opt.minimise, nrec, recs[0].n, cfg.block, cfg.dio, (ull)opt.minimise_secs);
 
@@ -1956,7 +1927,7 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 	memcpy(mn.all, cap.ops, mn.nall * sizeof *mn.all);
 	cap_stop();
 	sg_say("# minimise: the log as replayed: %zu ops (%zu regenerated from the seed, %zu logged) in %.1f s\n",
-	    expanded, expanded - nrec, nrec, now() - mn.t0);
+	    expanded, expanded - nrec, nrec, sg_mono() - mn.t0);
 	if (mn.cls.kind == K_PASS || mn.cls.kind == K_SETUP || !mn.nall) {
 		sg_ktap_result(1, nm, "%s: %s", mn.cls.kind == K_PASS ? "the log does not fail here" : "cannot run it",
 			       mn.cls.summary);
@@ -1974,7 +1945,7 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 	for (size_t i = 0; i < len; i++)
 		c[i] = i;
 	for (size_t k = 1; 2 * k < len && !mn.stopped; k *= 2) {
-		sfmt(b, sizeof b, "the last %zu", k);
+		sg_fmt(b, sizeof b, "the last %zu", k);
 		if (test(c + len - k, k, b, 0)) {
 			memmove(c, c + len - k, k * sizeof *c);
 			len = k;
@@ -2031,7 +2002,7 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 		    o.summary);
 	}
 	sg_say("# minimise: done name=%s before=%zu after=%zu subset=%zu simplified=%u tries=%u cached=%u secs=%.1f stopped_early=%d one_minimal=%d reruns=%u/%u class=%s\n",
-	    cfg.name, mn.nall, len, subset, changed, mn.tries, mn.cached, now() - mn.t0, mn.stopped != 0, one_min,
+	    cfg.name, mn.nall, len, subset, changed, mn.tries, mn.cached, sg_mono() - mn.t0, mn.stopped != 0, one_min,
 	    stable, reruns, key);
 	if (opt.minimise_out)
 		sg_say("# minimise: record written to %s; replay: sg-soak --fs %s:<dir> --replay %s\n", opt.minimise_out,
@@ -2308,16 +2279,16 @@ int main(int argc, char **argv)
 	sg_ktap_header();
 	sg_ktap_plan(opt.nfs);
 	sg_say("# seed=%llu\n", (ull)opt.seed);
-	n = sfmt(b, sizeof b, "# cmdline: sg-soak");
+	n = sg_fmt(b, sizeof b, "# cmdline: sg-soak");
 	for (unsigned i = 0; i < opt.nfs; i++)
-		n += sfmt(b + n, sizeof b - n, " --fs '%s:%s'", opt.fs[i].name, opt.fs[i].dir);
+		n += sg_fmt(b + n, sizeof b - n, " --fs '%s:%s'", opt.fs[i].name, opt.fs[i].dir);
 	if (opt.replay)
-		n += sfmt(b + n, sizeof b - n, " --replay '%s'", opt.replay);
+		n += sg_fmt(b + n, sizeof b - n, " --replay '%s'", opt.replay);
 	else if (opt.minimise)
-		n += sfmt(b + n, sizeof b - n, " --minimise '%s' --minimise-secs %llu%s", opt.minimise,
+		n += sg_fmt(b + n, sizeof b - n, " --minimise '%s' --minimise-secs %llu%s", opt.minimise,
 			  (ull)opt.minimise_secs, opt.drop_caches ? " --drop-caches" : "");
 	else
-		n += sfmt(b + n, sizeof b - n, " "), n += fmt_args(b + n, sizeof b - n, 0);
+		n += sg_fmt(b + n, sizeof b - n, " "), n += fmt_args(b + n, sizeof b - n, 0);
 	sg_say("%s%s%s%s%s%s\n", b, opt.record ? " --record " : "", opt.record ? opt.record : "",
 	    opt.log ? " --log " : "", opt.log ? opt.log : "", opt.inject ? " --inject-corruption" : "");
 	if (nrec)

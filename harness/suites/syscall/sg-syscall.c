@@ -123,7 +123,7 @@ static struct ctx *cx;			/* MAP_SHARED: the parent cleans up after a killed case
 
 /* ---------------------------------------------------------------- helpers */
 
-static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
+SG_PRINTF(3, 4) static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -197,13 +197,6 @@ out:
 	if (fd >= 0)
 		close(fd);
 	return p;
-}
-
-static double mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static long long ts_ns(struct timespec t) { return t.tv_sec * 1000000000LL + t.tv_nsec; }
@@ -1077,8 +1070,8 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 	inject = NULL;			/* only the first case run */
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
-	end = mono() + case_timeout;
-	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end)
+	end = sg_mono() + case_timeout;
+	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && sg_mono() < end)
 		sigtimedwait(&chld, NULL, &ts);
 	if (reaped && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
 		snprintf(why, 768, "%s", cx->why);
@@ -1086,7 +1079,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 	}
 	if (!reaped) {
 		kill(-pid, SIGKILL);
-		for (end = mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end;)
+		for (end = sg_mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && sg_mono() < end;)
 			sigtimedwait(&chld, NULL, &ts);
 		snprintf(why, 768, "timeout: no result after %d s, %s%s", case_timeout,
 			 cx->doing ? cx->doing : "starting",
@@ -1120,12 +1113,14 @@ static const struct tcase cases[] = {
 
 static void fsmask_str(const struct tcase *t, char *buf, size_t n)
 {
+	int k = 0;
+
 	buf[0] = 0;
 	for (size_t i = 0; i < 3; i++)
 		if (t->fs & fstype[i].bit)
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", fstype[i].name);
+			k += sg_fmt(buf + k, n - k, "%s%s", k ? "," : "", fstype[i].name);
 	if (t->fs & CROSS)
-		snprintf(buf + strlen(buf), n - strlen(buf), "%scross", buf[0] ? "," : "");
+		sg_fmt(buf + k, n - k, "%scross", k ? "," : "");
 }
 
 static int usage(const char *m)
