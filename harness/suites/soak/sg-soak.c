@@ -1249,18 +1249,7 @@ static void write_oplog(const struct wshared *s, unsigned widx)
  * the run goes on to the next configuration. Returns 0, the workers alive. */
 static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
 {
-	unsigned left = 0;
-	for (unsigned i = 0; i < W; i++)
-		if (st[i] == -1)
-			kill(pid[i], SIGKILL);
-	for (double end = sg_mono() + 5; sg_mono() < end; usleep(100000)) {
-		left = 0;
-		for (unsigned i = 0; i < W; i++)
-			if (st[i] == -1 && waitpid(pid[i], &st[i], WNOHANG) <= 0)
-				st[i] = -1, left++;
-		if (!left)
-			break;
-	}
+	unsigned left = sg_kill_reap(pid, st, W, 0, 5);
 	if (left)
 		sg_say("# hang: %u worker(s) of %s not reaped after SIGKILL (stuck in the kernel), left behind\n",
 		    left, cfg.name);
@@ -1335,6 +1324,14 @@ SG_PRINTF(4, 5) static void cfg_result(unsigned ci, int rc, const char *nm, cons
 
 static unsigned mtry;   /* --minimise: the try running */
 
+/* what a worker process runs (sg_spawn): worker_main, its result the exit status */
+struct worker_args { unsigned idx; struct wshared *sh; const struct op *recs; size_t nrec; };
+static int worker_entry(void *arg)
+{
+	const struct worker_args *a = arg;
+	return worker_main(a->idx, a->sh, a->recs, a->nrec);
+}
+
 /* Fork *pW workers (fewer if fork fails) on recs (a replay) or the generator
  * and wait for them, with progress lines and the hang watchdog. st[i] gets
  * each one's wait status (-1: not reaped), *secs the time taken. Returns
@@ -1348,9 +1345,8 @@ static unsigned run_workers(struct wshared *sh, unsigned *pW, int *st, const str
 	double t0 = sg_mono(), last = t0, delay = 0.001;
 	u64 tot = opt.ops * W, next = tot / 10, done = 0;
 	for (unsigned i = 0; i < W; i++) {
-		if ((pid[i] = fork()) == 0)
-			_exit(worker_main(nrec ? rworker : i, &sh[i], recs, nrec));
-		if (pid[i] < 0) {
+		struct worker_args a = { nrec ? rworker : i, &sh[i], recs, nrec };
+		if ((pid[i] = sg_spawn(worker_entry, &a, 0)) < 0) {
 			sg_say("# error: fork: %s\n", strerror(errno));
 			*pW = W = i;
 			break;
@@ -1489,6 +1485,17 @@ static int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned 
 	return bad != ~0u;
 }
 
+/* what a --parallel configuration's process runs (sg_spawn): run_config,
+ * its lines into its own file */
+struct config_args { unsigned ci; int out; const struct op *recs; size_t nrec; unsigned rworker; };
+static int config_entry(void *arg)
+{
+	const struct config_args *a = arg;
+	dup2(a->out, 1);
+	run_config(a->ci, a->recs, a->nrec, a->rworker);
+	return 0;
+}
+
 /* --parallel: run_config for every --fs at once, see cres */
 static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 {
@@ -1515,13 +1522,8 @@ static void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
 			continue;
 		}
-		if ((pid[i] = fork()) == 0) {
-			dup2(fileno(out[i]), 1);
-			run_config(i, recs, nrec, rworker);
-			fflush(stdout);
-			_exit(0);
-		}
-		if (pid[i] < 0)
+		struct config_args a = { i, fileno(out[i]), recs, nrec, rworker };
+		if ((pid[i] = sg_spawn(config_entry, &a, 0)) < 0)
 			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
 	}
 	for (unsigned i = 0; i < opt.nfs; i++) {

@@ -747,6 +747,23 @@ static long do_call(struct ctx *c)
 static volatile sig_atomic_t xfsz;
 static void on_xfsz(int s) { (void)s; xfsz++; }
 
+/* The call in a child of the case's, as uid 65534 or under RLIMIT_FSIZE:
+ * exit status 0, or 3 (setrlimit failed) or 4 (setuid failed). */
+static int limited_call(void *arg)
+{
+	struct ctx *c = arg;
+	const struct tcase *t = c->tc;
+	struct rlimit rl = { t->rlimit, t->rlimit };
+	signal(SIGXFSZ, on_xfsz);
+	if ((t->flags & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
+		return 3;
+	if ((t->flags & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
+		return 4;
+	do_call(c);
+	c->r->sigx = xfsz;
+	return 0;
+}
+
 static int run_call(struct ctx *c)
 {
 	const struct tcase *t = c->tc;
@@ -757,21 +774,8 @@ static int run_call(struct ctx *c)
 		do_call(c);
 		return 0;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
+	if ((pid = sg_spawn(limited_call, c, 0)) < 0)
 		return SKIP(c, "fork: %s", ename(errno));
-	if (pid == 0) {
-		struct rlimit rl = { t->rlimit, t->rlimit };
-		signal(SIGXFSZ, on_xfsz);
-		if ((t->flags & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
-			_exit(3);
-		if ((t->flags & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
-			_exit(4);
-		do_call(c);
-		c->r->sigx = xfsz;
-		_exit(0);
-	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return FAIL(c, "child died (status 0x%x)", st);
 	if (WEXITSTATUS(st))
@@ -1000,12 +1004,6 @@ out:
 	return rc;
 }
 
-/* Each case runs in its own child and process group, as kselftest_harness.h
- * runs each test: a case that crashes or hangs costs that case, reported as
- * "timeout" or "signal N" with what it was doing, and the next case runs.
- * A child stuck in the kernel cannot be reaped even by SIGKILL; its
- * filesystem is then marked stuck, and later cases on it are skipped naming
- * the case that stuck it, instead of each waiting out its own timeout. */
 /* fs_gone I ID: 0 while fss[I] can still run cases; 1 when it has just been
  * found read-only or shut down (mkdir fails) before case ID, -1 when that
  * (or a stuck case) was found before. gone[I] says which. */
@@ -1026,20 +1024,27 @@ static int fs_gone(int i, const char *id)
 	return 1;
 }
 
-/* Each case runs in its own child and process group, as kselftest_harness.h
- * runs each test: a case that crashes or hangs costs that case, reported as
- * "timeout" or "signal N" with what it was doing, and the next case runs.
- * A child stuck in the kernel cannot be reaped even by SIGKILL; its
- * filesystem is then marked gone, like one that shut down, and later cases
- * on it are skipped naming the case that stuck it, instead of each waiting
- * out its own timeout. */
+/* What a case's child runs: its result as the exit status, 0 pass, 1 FAIL, 2 SKIP. */
+struct case_run { const struct tcase *t; const struct fsent *fi, *fo; };
+static int case_child(void *arg)
+{
+	const struct case_run *r = arg;
+	int rc = run_case(r->t, r->fi, r->fo);
+	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
+}
+
+/* Each case runs in its own child and process group (sg_run_isolated), as
+ * kselftest_harness.h runs each test: a case that crashes or hangs costs
+ * that case, reported as "timeout" or "signal N" with what it was doing, and
+ * the next case runs. A child stuck in the kernel cannot be reaped even by
+ * SIGKILL; its filesystem is then marked gone, like one that shut down, and
+ * later cases on it are skipped naming the case that stuck it, instead of
+ * each waiting out its own timeout. */
 static int run_isolated(const struct tcase *t, const struct fsent *fi, const struct fsent *fo, char *why)
 {
-	sigset_t chld;
-	pid_t pid;
-	int st = 0, reaped = 0;
-	struct timespec ts = { 0, 200000000 };
-	double end;
+	struct case_run run = { t, fi, fo };
+	struct sg_end end;
+	int st;
 
 	for (int i = 0; i < nfs; i++)
 		if (&fss[i] == fi || &fss[i] == fo) {
@@ -1054,43 +1059,26 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 		return -1;
 	}
 	memset(cx, 0, sizeof(*cx));
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
+	if (sg_run_isolated(case_child, &run, case_timeout, &end)) {
 		snprintf(why, 768, "fork: %s", ename(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		int rc;
-		setpgid(0, 0);
-		rc = run_case(t, fi, fo);
-		fflush(stdout);
-		_exit(rc == 0 ? 0 : rc < 0 ? 2 : 1);
-	}
-	setpgid(pid, pid);
 	inject = NULL;			/* only the first case run */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	end = sg_mono() + case_timeout;
-	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && sg_mono() < end)
-		sigtimedwait(&chld, NULL, &ts);
-	if (reaped && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+	st = end.status;
+	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
 		snprintf(why, 768, "%s", cx->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
-	if (!reaped) {
-		kill(-pid, SIGKILL);
-		for (end = sg_mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && sg_mono() < end;)
-			sigtimedwait(&chld, NULL, &ts);
+	if (end.timed_out)
 		snprintf(why, 768, "timeout: no result after %d s, %s%s", case_timeout,
 			 cx->doing ? cx->doing : "starting",
-			 reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
-	} else if (WIFSIGNALED(st)) {
+			 end.reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
+	else if (WIFSIGNALED(st))
 		snprintf(why, 768, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
 			 cx->doing ? cx->doing : "starting");
-	} else {
+	else
 		snprintf(why, 768, "case child exited %d", WEXITSTATUS(st));
-	}
-	if (reaped)
+	if (end.reaped)
 		cleanup(cx, 1);
 	else
 		for (int i = 0; i < nfs; i++)
@@ -1231,12 +1219,6 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	umask(0);
-	{	/* SIGCHLD stays pending for run_isolated's sigtimedwait */
-		sigset_t chld;
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
-	}
 
 	/* Two passes over the same (case, target) enumeration: count, then run. */
 	for (int pass_no = 0; pass_no < 2; pass_no++) {
