@@ -69,6 +69,17 @@ double sg_mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+void sg_ktap_bail(const char *fmt, ...)
+{
+	char m[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	sg_say("Bail out! %s\n", m);
+}
+
 void sg_ktap_header(void)
 {
 	sg_say("KTAP version 1\n");

@@ -32,6 +32,7 @@ SG_PRINTF(3, 4) void sg_ktap_result(int rc, const char *name, const char *why, .
 /* "# Totals: ..." and the plan-vs-run check: the exit status, 0 if every
  * planned result was printed and none failed, else 1. */
 int sg_ktap_finish(void);
+SG_PRINTF(1, 2) void sg_ktap_bail(const char *fmt, ...);	/* "Bail out! ...": the run cannot go on */
 SG_PRINTF(1, 2) void sg_say(const char *fmt, ...);	/* any other line(s), written whole */
 SG_PRINTF(2, 3) void sg_say_fd(int fd, const char *fmt, ...);	/* the same, to fd */
 

@@ -48,6 +48,7 @@
 #define B	4096LL		/* fs block size of the guest filesystems */
 #define NOBODY	65534
 #define OLD	1000000000L	/* 2001-09-09: "old" timestamp */
+#define WHY_MAX	768		/* a case's reason, after the "# " of its result line */
 
 enum { XFS = 1, EXT4 = 2, TMPFS = 4, CROSS = 8, ALL = 7, NOREF = EXT4 | TMPFS };
 enum { F_GUEST = 1, F_NOBODY = 2, F_RLIMIT = 4, F_SIGX = 8, F_LOOP = 16, F_NOIMG = 32 };
@@ -106,7 +107,7 @@ struct ctx {
 	unsigned char *iimg, *oimg; long long iimgsz, oimgsz;
 	struct stat sti, sto;
 	struct res *r;
-	char why[768];
+	char why[WHY_MAX];
 	int nimm, nswap, remounted; char imm[2][PATH_MAX], swp[2][PATH_MAX];
 	unsigned long mflags; long long t0;
 	const char *doing;		/* what the case is doing: named on a timeout or crash */
@@ -1050,34 +1051,34 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 		if (&fss[i] == fi || &fss[i] == fo) {
 			int g = fs_gone(i, t->id);
 			if (g) {
-				snprintf(why, 768, "%s", gone[i]);
+				snprintf(why, WHY_MAX, "%s", gone[i]);
 				return g;
 			}
 		}
 	if ((t->flags & F_GUEST) && !guest) {
-		snprintf(why, 768, "needs --guest (root-only kernel state)");
+		snprintf(why, WHY_MAX, "needs --guest (root-only kernel state)");
 		return -1;
 	}
 	memset(cx, 0, sizeof(*cx));
 	if (sg_run_isolated(case_child, &run, case_timeout, &end)) {
-		snprintf(why, 768, "fork: %s", ename(errno));
+		snprintf(why, WHY_MAX, "fork: %s", ename(errno));
 		return -1;
 	}
 	inject = NULL;			/* only the first case run */
 	st = end.status;
 	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
-		snprintf(why, 768, "%s", cx->why);
+		snprintf(why, WHY_MAX, "%s", cx->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
 	if (end.timed_out)
-		snprintf(why, 768, "timeout: no result after %d s, %s%s", case_timeout,
+		snprintf(why, WHY_MAX, "timeout: no result after %d s, %s%s", case_timeout,
 			 cx->doing ? cx->doing : "starting",
 			 end.reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
 	else if (WIFSIGNALED(st))
-		snprintf(why, 768, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
+		snprintf(why, WHY_MAX, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
 			 cx->doing ? cx->doing : "starting");
 	else
-		snprintf(why, 768, "case child exited %d", WEXITSTATUS(st));
+		snprintf(why, WHY_MAX, "case child exited %d", WEXITSTATUS(st));
 	if (end.reaped)
 		cleanup(cx, 1);
 	else
@@ -1131,22 +1132,51 @@ static int selected(const struct tcase *t, const char *name)
 	return !only || !fnmatch(only, t->id, 0) || !fnmatch(only, name, 0);
 }
 
-int main(int argc, char **argv)
+/* --list: each case's id, filesystems and what it pins, a line each */
+static int list_cases(void)
 {
-	static char crossarg[8][64];
-	int ncrossarg = 0, plan = 0;
+	char m[64];
+	for (int k = 0; k < NCASES; k++) {
+		fsmask_str(&cases[k], m, sizeof(m));
+		printf("%s\t%s%s\t%s\n", cases[k].id, m,
+		       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
+	}
+	return 0;
+}
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
+static char crossarg[8][64];	/* the --cross SRC:DST arguments, read once every --fs is */
+static int ncrossarg;
+
+/* --fs NAME:DIR into fss[] */
+static int add_fs(const char *arg)
+{
+	struct sg_fs f;
+	const char *bad;
+	int k;
+	if (nfs == 8)
+		return usage("too many --fs");
+	if (sg_fs_parse(arg, &f, &bad))
+		return usage(bad);
+	for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
+		;
+	if (k == 3)
+		return usage("unknown fs name (xfs, ext4, tmpfs)");
+	if (find_fs(f.name) >= 0)
+		return usage("fs named twice");
+	fss[nfs].name = fstype[k].name;
+	fss[nfs].bit = fstype[k].bit;
+	snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
+	return 0;
+}
+
+/* The command line, in order (--list lists at once): -1 to go on, else the
+ * exit status (0 after --list, 2 after a usage error). */
+static int parse_args(int argc, char **argv)
+{
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--list")) {
-			char m[64];
-			for (int k = 0; k < NCASES; k++) {
-				fsmask_str(&cases[k], m, sizeof(m));
-				printf("%s\t%s%s\t%s\n", cases[k].id, m,
-				       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
-			}
-			return 0;
+			return list_cases();
 		} else if (!strcmp(a, "--guest")) {
 			guest = 1;
 		} else if (!strcmp(a, "--timeout") && v) {
@@ -1159,23 +1189,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
 		} else if (!strcmp(a, "--fs") && v) {
-			struct sg_fs f;
-			const char *bad;
-			int k;
 			i++;
-			if (nfs == 8)
-				return usage("too many --fs");
-			if (sg_fs_parse(v, &f, &bad))
-				return usage(bad);
-			for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
-				;
-			if (k == 3)
-				return usage("unknown fs name (xfs, ext4, tmpfs)");
-			if (find_fs(f.name) >= 0)
-				return usage("fs named twice");
-			fss[nfs].name = fstype[k].name;
-			fss[nfs].bit = fstype[k].bit;
-			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
+			if (add_fs(v))
+				return 2;
 		} else if (!strcmp(a, "--cross") && v && ncrossarg < 8) {
 			snprintf(crossarg[ncrossarg++], 64, "%s", v);
 			i++;
@@ -1185,79 +1201,117 @@ int main(int argc, char **argv)
 	}
 	if (!nfs)
 		return usage("no --fs given");
-	sg_ktap_header();
+	return -1;
+}
+
+/* --cross SRC:DST into crosses[]: 0, or 2 after a Bail out */
+static int add_crosses(void)
+{
 	for (int i = 0; i < ncrossarg; i++) {
 		char *d = strchr(crossarg[i], ':');
 		int s, t;
 		if (d)
 			*d++ = 0;
 		if (!d || (s = find_fs(crossarg[i])) < 0 || (t = find_fs(d)) < 0 || s == t) {
-			printf("Bail out! --cross %s: both names must be given with --fs and differ\n", crossarg[i]);
+			sg_ktap_bail("--cross %s: both names must be given with --fs and differ", crossarg[i]);
 			return 2;
 		}
 		crosses[ncross].s = s;
 		crosses[ncross++].d = t;
 	}
-	if (geteuid() != 0) {
-		printf("Bail out! must run as root (cases fork uid 65534 children themselves)\n");
-		return 2;
-	}
+	return 0;
+}
+
+/* Each --fs DIR is a directory on the filesystem it names: a "# fs" line
+ * each, 0; or 2 after a Bail out */
+static int check_filesystems(void)
+{
 	for (int i = 0; i < nfs; i++) {
 		struct statfs sf;
 		char bad[PATH_MAX + 100];
 		if (sg_fs_check(fss[i].name, fss[i].dir, bad, sizeof(bad)) || statfs(fss[i].dir, &sf)) {
-			printf("Bail out! %s\n", bad);
+			sg_ktap_bail("%s", bad);
 			return 2;
 		}
 		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
 		       (unsigned long)sf.f_type, (long)sf.f_bsize);
 	}
+	return 0;
+}
+
+/* What a failing case breaks, on the line before its result */
+static void print_pins(const struct tcase *t)
+{
+	sg_say("# pins: commit %s seed %s patch %s%s%s\n",
+	       t->commit ? t->commit : "-", t->seed ? t->seed : "-",
+	       t->patch ? "\"" : "-", t->patch ? t->patch : "",
+	       t->patch ? "\"" : "");
+}
+
+/* Every (case, target) selected, in order: a case on each --fs it applies
+ * to, or on each --cross pair it allows. run 0: count them; run 1: run each
+ * and print its result. Returns how many there are. */
+static int each_target(int run)
+{
+	int n = 0;
+	for (int k = 0; k < NCASES; k++) {
+		const struct tcase *t = &cases[k];
+		int ntarget = (t->fs & CROSS) ? ncross : nfs;
+		for (int j = 0; j < ntarget; j++) {
+			const struct fsent *fi, *fo;
+			char name[160], why[WHY_MAX];
+			int rc;
+			if (t->fs & CROSS) {
+				fi = &fss[crosses[j].s];
+				fo = &fss[crosses[j].d];
+				if (t->cross_src && !(t->cross_src & fi->bit))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
+			} else {
+				fi = fo = &fss[j];
+				if (!(t->fs & fi->bit))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s", t->id, fi->name);
+			}
+			if (!selected(t, name))
+				continue;
+			n++;
+			if (!run)
+				continue;
+			rc = run_isolated(t, fi, fo, why);
+			if (rc > 0)
+				print_pins(t);
+			sg_ktap_result(rc, name, "%s", why);
+		}
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if ((rc = parse_args(argc, argv)) >= 0)
+		return rc;
+	sg_ktap_header();
+	if (add_crosses())
+		return 2;
+	if (geteuid() != 0) {
+		sg_ktap_bail("must run as root (cases fork uid 65534 children themselves)");
+		return 2;
+	}
+	if (check_filesystems())
+		return 2;
 	shared_res = mmap(NULL, sizeof(struct res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	cx = mmap(NULL, sizeof(struct ctx), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared_res == MAP_FAILED || cx == MAP_FAILED) {
-		printf("Bail out! mmap: %s\n", strerror(errno));
+		sg_ktap_bail("mmap: %s", strerror(errno));
 		return 2;
 	}
 	umask(0);
-
-	/* Two passes over the same (case, target) enumeration: count, then run. */
-	for (int pass_no = 0; pass_no < 2; pass_no++) {
-		if (pass_no)
-			sg_ktap_plan(plan);
-		for (int k = 0; k < NCASES; k++) {
-			const struct tcase *t = &cases[k];
-			int ntarget = (t->fs & CROSS) ? ncross : nfs;
-			for (int j = 0; j < ntarget; j++) {
-				const struct fsent *fi, *fo;
-				char name[160], why[768];
-				int rc;
-				if (t->fs & CROSS) {
-					fi = &fss[crosses[j].s];
-					fo = &fss[crosses[j].d];
-					if (t->cross_src && !(t->cross_src & fi->bit))
-						continue;
-					snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
-				} else {
-					fi = fo = &fss[j];
-					if (!(t->fs & fi->bit))
-						continue;
-					snprintf(name, sizeof(name), "%s.%s", t->id, fi->name);
-				}
-				if (!selected(t, name))
-					continue;
-				if (!pass_no) {
-					plan++;
-					continue;
-				}
-				rc = run_isolated(t, fi, fo, why);
-				if (rc > 0)	/* what a failure breaks, before its result */
-					sg_say("# pins: commit %s seed %s patch %s%s%s\n",
-					       t->commit ? t->commit : "-", t->seed ? t->seed : "-",
-					       t->patch ? "\"" : "-", t->patch ? t->patch : "",
-					       t->patch ? "\"" : "");
-				sg_ktap_result(rc, name, "%s", why);
-			}
-		}
-	}
+	/* the same enumeration twice: the plan, then the cases */
+	sg_ktap_plan(each_target(0));
+	each_target(1);
 	return sg_ktap_finish();
 }
