@@ -8,10 +8,11 @@
  * O_DIRECT cases.  Each row names the filesystems it applies to, how its
  * files are set up, the call, the expected return/errno, a post-condition,
  * the behaviour it pins and the mainline function that has it (.pins), and
- * the seed patch, upstream commit and patch subject (.seed, .commit, .patch:
- * printed as a "# pins:" line before a failing result).  Expected results are
- * mainline's (fs/read_write.c, fs/remap_range.c, fs/attr.c); they never
- * change per branch.  Output is KTAP version 1.
+ * its provenance (.prov: an entry of provenance.h's table, the seed patch,
+ * upstream commit and patch subject, printed as a "# pins:" line before a
+ * failing result).  Expected results are mainline's (fs/read_write.c,
+ * fs/remap_range.c, fs/attr.c); they never change per branch.  Output is
+ * KTAP version 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -60,6 +61,8 @@ static const struct { const char *name; unsigned bit; } fstype[] = {
 };
 struct fsent { const char *name; unsigned bit; char dir[1024]; };
 
+#include "provenance.h"
+
 struct ctx;
 /* One case: what to set up, the call, what it must return and leave behind.
  * The table (table-*.h, one file per family) names every field it sets. */
@@ -87,9 +90,7 @@ struct tcase {
 	long long dedupe_bytes[3];	/*   info[].bytes_deduped */
 	int (*post)(struct ctx *);	/* extra post-condition: 0 ok, 1 FAIL (why) */
 	const char *pins;		/* the behaviour it pins, and where mainline has it */
-	const char *seed;		/* the seed patch(es) of ../shared/seeds it checks */
-	const char *commit;		/* the upstream commit(s) */
-	const char *patch;		/* the patch's subject */
+	enum prov_id prov;		/* seed, commit and subject: provenance[prov] */
 };
 
 struct res {			/* shared with an unprivileged/limited child */
@@ -1239,13 +1240,14 @@ static int check_filesystems(void)
 	return 0;
 }
 
-/* What a failing case breaks, on the line before its result */
+/* What a failing case breaks, its provenance, on the line before its result */
 static void print_pins(const struct tcase *t)
 {
+	const struct prov *p = &provenance[t->prov];
 	sg_say("# pins: commit %s seed %s patch %s%s%s\n",
-	       t->commit ? t->commit : "-", t->seed ? t->seed : "-",
-	       t->patch ? "\"" : "-", t->patch ? t->patch : "",
-	       t->patch ? "\"" : "");
+	       p->commit ? p->commit : "-", p->seed ? p->seed : "-",
+	       p->subject ? "\"" : "-", p->subject ? p->subject : "",
+	       p->subject ? "\"" : "");
 }
 
 /* Every (case, target) selected, in order: a case on each --fs it applies
