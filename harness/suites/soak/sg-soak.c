@@ -216,7 +216,7 @@ static double tick_secs(const struct wshared *s)      /* seconds per tick */
 	u64 dt = ticks() - s->t0tk;
 	return dt ? (nsnow() - s->t0ns) / 1e9 / dt : 0;
 }
-SG_PRINTF(2, 3) static void rep(struct worker *w, const char *fmt, ...)
+SG_PRINTF(2, 3) static void report(struct worker *w, const char *fmt, ...)
 {
 	struct wshared *s = w->sh;
 	va_list ap;
@@ -285,12 +285,12 @@ static int fail_err(struct worker *w, int e)
 	set_kind(w, K_ERROR, e);
 	sg_fmt(w->sh->summary, sizeof w->sh->summary, "error at op %u (%s) off %llu: %s: %s",
 		 o->n, optab[o->type].name, (ull)o->off, w->what, strerror(e));
-	rep(w, "# error: op %u (%s) f%u off %llu len %llu: %s failed: %s\n", o->n,
+	report(w, "# error: op %u (%s) f%u off %llu len %llu: %s failed: %s\n", o->n,
 	    optab[o->type].name, o->f, (ull)o->off, (ull)o->len, w->what, strerror(e));
 	return FAILED;
 }
 
-SG_PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const char *fmt, ...)
+SG_PRINTF(4, 5) static int mismatch(struct worker *w, unsigned fi, u64 off, const char *fmt, ...)
 {
 	struct op *o = w->cur;
 	struct mfile *F = &w->f[fi];
@@ -302,7 +302,7 @@ SG_PRINTF(4, 5) static int bad(struct worker *w, unsigned fi, u64 off, const cha
 	set_kind(w, K_MISMATCH, 0);
 	sg_fmt(w->sh->summary, sizeof w->sh->summary, "mismatch at op %u (%s) off %llu",
 		 o->n, optab[o->type].name, (ull)off);
-	rep(w, "# mismatch: op %u (%s) exposed it: file f%u (%s) off %llu (0x%llx), model size %llu%s: %s\n",
+	report(w, "# mismatch: op %u (%s) exposed it: file f%u (%s) off %llu (0x%llx), model size %llu%s: %s\n",
 	    o->n, optab[o->type].name, fi, F->path, (ull)off, (ull)off, (ull)F->size,
 	    off >= F->size ? " (past EOF: must read as zero)" : "", b);
 	return FAILED;
@@ -324,7 +324,7 @@ static int compare(struct worker *w, unsigned fi, u64 base, const unsigned char 
 	u64 i = 0, r0;
 	while (exp[i] == act[i])
 		i++;
-	bad(w, fi, base + i, "%s differs from the model (expected 0x%02x, got 0x%02x)", how, exp[i], act[i]);
+	mismatch(w, fi, base + i, "%s differs from the model (expected 0x%02x, got 0x%02x)", how, exp[i], act[i]);
 	r0 = rdown(i, 16);
 	r0 = r0 >= 16 ? r0 - 16 : 0;
 	for (u64 r = r0; r < len && r < r0 + 48; r += 16) {
@@ -332,8 +332,8 @@ static int compare(struct worker *w, unsigned fi, u64 base, const unsigned char 
 		char e[64], a[64];
 		hexrow(e, exp + r, n);
 		hexrow(a, act + r, n);
-		rep(w, "# %08llx expected:%s%s\n", (ull)(base + r), e, memcmp(exp + r, act + r, n) ? "  <--" : "");
-		rep(w, "# %08llx actual:  %s\n", (ull)(base + r), a);
+		report(w, "# %08llx expected:%s%s\n", (ull)(base + r), e, memcmp(exp + r, act + r, n) ? "  <--" : "");
+		report(w, "# %08llx actual:  %s\n", (ull)(base + r), a);
 	}
 	return FAILED;
 }
@@ -381,7 +381,7 @@ static void m_zero(struct mfile *F, u64 off, u64 len)
 	if (off < F->size)
 		memset(F->d + off, 0, min64(len, F->size - off));
 }
-static void touch(struct worker *w, unsigned f, u64 off, u64 len)
+static void set_touched(struct worker *w, unsigned f, u64 off, u64 len)
 {
 	w->t.f = f;
 	w->t.off = off;
@@ -389,22 +389,22 @@ static void touch(struct worker *w, unsigned f, u64 off, u64 len)
 }
 
 /* ---- checks against the model ---- */
-static u64 got;
+static u64 nread;               /* what check_read read */
 static int check_read(struct worker *w, unsigned fi, int dio, u64 off, u64 len, const char *how)
 {
 	struct mfile *F = &w->f[fi];
 	int fd = dio ? F->dfd : F->fd;
 	ssize_t n = 0;
-	for (got = 0; got < len && (n = pread(fd, w->rbuf + got, len - got, off + got)) > 0;)
-		if ((got += n) && dio)
+	for (nread = 0; nread < len && (n = pread(fd, w->rbuf + nread, len - nread, off + nread)) > 0;)
+		if ((nread += n) && dio)
 			break;          /* O_DIRECT: one call, a retry would be misaligned */
 	if (n < 0)
 		return w->what = dio ? "pread(O_DIRECT)" : "pread", errno;
 	u64 want = off < F->size ? min64(len, F->size - off) : 0;
-	if (got != want)
-		return bad(w, fi, off + min64(got, want), "%s returned %llu bytes, model expects %llu",
-			   how, (ull)got, (ull)want);
-	return compare(w, fi, off, w->rbuf, got, how);
+	if (nread != want)
+		return mismatch(w, fi, off + min64(nread, want), "%s returned %llu bytes, model expects %llu",
+			   how, (ull)nread, (ull)want);
+	return compare(w, fi, off, w->rbuf, nread, how);
 }
 
 /* Compare [off, off+len) through mmap; if the range reaches the last page,
@@ -423,7 +423,7 @@ static int check_map(struct worker *w, unsigned fi, u64 off, u64 len)
 	int r = safe_copy(w->rbuf, p + (off - mo), cend - off);
 	munmap(p, mend - mo);
 	if (r)
-		return bad(w, fi, off, "SIGBUS reading the mapping");
+		return mismatch(w, fi, off, "SIGBUS reading the mapping");
 	return compare(w, fi, off, w->rbuf, cend - off,
 		       cend > end ? "mmap read (incl. past-EOF tail of the last page)" : "mmap read");
 }
@@ -447,7 +447,7 @@ static int check_size(struct worker *w, unsigned fi)
 	if (fstat_fd(w->f[fi].fd, &st))
 		return w->what = "fstat", errno;
 	if ((u64)st.st_size != w->f[fi].size)
-		return bad(w, fi, w->f[fi].size, "st_size is %lld, model says %llu",
+		return mismatch(w, fi, w->f[fi].size, "st_size is %lld, model says %llu",
 			   (long long)st.st_size, (ull)w->f[fi].size);
 	return OK;
 }
@@ -660,7 +660,7 @@ static int x_read(struct worker *w, const struct optype *t, struct op *o)
 	int dio = t->flags & G_DIO, e = dio ? dio_fd(w, o->f) : OK;
 	if (!e)
 		e = check_read(w, o->f, dio, o->off, o->len, t->name);
-	o->res = got;
+	o->res = nread;
 	return e;
 }
 
@@ -676,9 +676,9 @@ static int x_write(struct worker *w, const struct optype *t, struct op *o)
 		return w->what = dio ? "pwrite(O_DIRECT)" : "pwrite", errno;
 	o->res = n;
 	m_put(F, o->off, w->buf, n);
-	touch(w, o->f, o->off, o->len);
+	set_touched(w, o->f, o->off, o->len);
 	if ((u64)n != o->len)
-		return bad(w, o->f, o->off + n, "short write: %zd of %llu bytes", n, (ull)o->len);
+		return mismatch(w, o->f, o->off + n, "short write: %zd of %llu bytes", n, (ull)o->len);
 	return OK;
 }
 
@@ -703,9 +703,9 @@ static int x_mapwrite(struct worker *w, const struct optype *t, struct op *o)
 		w->what = "msync", e = errno;
 	munmap(p, ml);
 	if (r)
-		return bad(w, o->f, o->off, "SIGBUS writing the mapping");
+		return mismatch(w, o->f, o->off, "SIGBUS writing the mapping");
 	m_put(F, o->off, w->buf, o->len);       /* inside EOF: size unchanged */
-	touch(w, o->f, o->off, o->len);
+	set_touched(w, o->f, o->off, o->len);
 	return e;
 }
 
@@ -718,7 +718,7 @@ static int x_truncate(struct worker *w, const struct optype *t, struct op *o)
 		return w->what = "ftruncate", errno;
 	m_size(F, o->off);
 	lo = lo > pgsz ? lo - pgsz : 0;
-	touch(w, o->f, lo, hi + pgsz - lo);
+	set_touched(w, o->f, lo, hi + pgsz - lo);
 	return OK;
 }
 
@@ -749,7 +749,7 @@ static int x_falloc(struct worker *w, const struct optype *t, struct op *o)
 		F->size = old + o->len;
 		break;
 	}                       /* UNSHARE: contents unchanged */
-	touch(w, o->f, o->off, F->size != old ? max64(old, F->size) - o->off : o->len);
+	set_touched(w, o->f, o->off, F->size != old ? max64(old, F->size) - o->off : o->len);
 	return OK;
 }
 
@@ -779,7 +779,7 @@ static int x_reopen(struct worker *w, const struct optype *t, struct op *o)
 	F->dfd = -1;
 	if ((F->fd = open(F->path, O_RDWR)) < 0)
 		return w->what = "open", errno;
-	touch(w, o->f, 0, F->size);
+	set_touched(w, o->f, 0, F->size);
 	return OK;
 }
 
@@ -794,10 +794,10 @@ static int x_copy(struct worker *w, const struct optype *t, struct op *o)
 		return w->what = "copy_file_range", errno;
 	o->res = n;
 	if ((u64)n > min64(o->len, avail) || (u64)si != o->soff + n || (u64)di != o->off + n)
-		return bad(w, o->f, o->off, "copy_file_range returned %zd (asked %llu, %llu available), offsets now %lld/%lld",
+		return mismatch(w, o->f, o->off, "copy_file_range returned %zd (asked %llu, %llu available), offsets now %lld/%lld",
 			   n, (ull)o->len, (ull)avail, (long long)si, (long long)di);
 	m_put(D, o->off, S->d + o->soff, n);    /* exactly the bytes reported */
-	touch(w, o->f, o->off, o->len);
+	set_touched(w, o->f, o->off, o->len);
 	return OK;
 }
 
@@ -810,7 +810,7 @@ static int x_clone(struct worker *w, const struct optype *t, struct op *o)
 		return w->what = "FICLONERANGE", errno;
 	o->res = o->len;
 	m_put(D, o->off, S->d + o->soff, o->len);
-	touch(w, o->f, o->off, rup(o->len, cfg.block));
+	set_touched(w, o->f, o->off, rup(o->len, cfg.block));
 	return OK;
 }
 
@@ -827,14 +827,14 @@ static int x_dedupe(struct worker *w, const struct optype *t, struct op *o)
 		m_put(D, o->off, S->d + o->soff, o->len);
 	}
 	int same = !memcmp(S->d + o->soff, D->d + o->off, o->len);
-	touch(w, o->f, o->off, o->len);
+	set_touched(w, o->f, o->off, o->len);
 	if (ioctl(S->fd, FIDEDUPERANGE, &a))
 		return w->what = "FIDEDUPERANGE", errno;
 	if (a.i.status < 0)
 		return w->what = "FIDEDUPERANGE status", -a.i.status;
 	o->res = a.i.status == FILE_DEDUPE_RANGE_SAME ? (s64)a.i.bytes_deduped : -1;
 	if ((a.i.status == FILE_DEDUPE_RANGE_SAME) != same)
-		return bad(w, o->f, o->off, "FIDEDUPERANGE says %s, the model says the ranges %s",
+		return mismatch(w, o->f, o->off, "FIDEDUPERANGE says %s, the model says the ranges %s",
 			   same ? "DIFFERS" : "SAME", same ? "are identical" : "differ");
 	return OK;              /* SAME or DIFFERS: contents unchanged */
 }
@@ -943,24 +943,24 @@ static const char *misfit(const struct worker *w, const struct op *o)
 }
 
 /* --minimise: every op the worker runs, in shared memory */
-static struct { struct op *ops; u64 *n, max; size_t sz; } cap;
+static struct { struct op *ops; u64 *n, max; size_t sz; } capture;
 
-static int cap_start(u64 max)
+static int capture_start(u64 max)
 {
-	cap.sz = sizeof(u64) + max * sizeof(struct op);
-	void *m = mmap(NULL, cap.sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	capture.sz = sizeof(u64) + max * sizeof(struct op);
+	void *m = mmap(NULL, capture.sz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (m == MAP_FAILED)
 		return -1;
-	cap.n = m;
-	cap.ops = (struct op *)(cap.n + 1);
-	cap.max = max;
+	capture.n = m;
+	capture.ops = (struct op *)(capture.n + 1);
+	capture.max = max;
 	return 0;
 }
 
-static void cap_stop(void)
+static void capture_stop(void)
 {
-	munmap(cap.n, cap.sz);
-	cap.ops = NULL;
+	munmap(capture.n, capture.sz);
+	capture.ops = NULL;
 }
 
 static int run_op(struct worker *w, struct op *o)
@@ -971,7 +971,7 @@ static int run_op(struct worker *w, struct op *o)
 	struct op *slot = &s->ring[s->nring++ % opt.log_ops];
 	u64 old = F->size, t0 = ticks();
 	const char *why = NULL;
-	struct op *kept = cap.ops && *cap.n < cap.max ? &cap.ops[(*cap.n)++] : slot;
+	struct op *kept = capture.ops && *capture.n < capture.max ? &capture.ops[(*capture.n)++] : slot;
 	int e;
 
 	*slot = *kept = *o;     /* logged before it runs: a crash still leaves a trace */
@@ -1014,7 +1014,7 @@ static int run_op(struct worker *w, struct op *o)
 
 /* run op o, then the injection (logged, or due now: chosen after the op ran,
  * so it lands inside the current size), then verify */
-static int step(struct worker *w, struct op *o, struct op *inj)
+static int run_and_verify(struct worker *w, struct op *o, struct op *inj)
 {
 	struct op due;
 	int e = run_op(w, o), full;
@@ -1172,7 +1172,7 @@ static int worker_main(unsigned idx, struct wshared *sh, const struct op *recs, 
 		}
 		struct op want = o;
 		last = o.n;
-		e = step(w, &o, pi);
+		e = run_and_verify(w, &o, pi);
 		if (!e && nrec && n >= first && !diverged && (o.res != want.res || o.size != want.size)) {
 			diverged = 1;
 			note(w, "replay: op %u result differs from the log (res %lld size %llu, logged res %lld size %llu)",
@@ -1680,7 +1680,7 @@ static void remember(u64 **set, size_t *n, size_t *cap, u64 h)
  * to fail before is not run again; none is run past the time bound. fresh:
  * a list seen to fail before does not count either (simplify's changes must
  * each reach a new list, or two of them could undo each other for ever). */
-static int test(const size_t *idx, size_t k, const char *what, int fresh)
+static int fails_in_class(const size_t *idx, size_t k, const char *what, int fresh)
 {
 	struct outcome o;
 	char c[400], cl[160];
@@ -1741,7 +1741,7 @@ static int ddmin(size_t *c, size_t *plen)
 		for (size_t i = 0; i < n && !found; i++) {
 			size_t a = i * len / n, b = (i + 1) * len / n;
 			sg_fmt(what, sizeof what, "chunk %zu of %zu", i + 1, n);
-			if ((found = test(c + a, b - a, what, 0))) {
+			if ((found = fails_in_class(c + a, b - a, what, 0))) {
 				memmove(c, c + a, (b - a) * sizeof *c);
 				len = b - a, n = 2;
 			}
@@ -1752,7 +1752,7 @@ static int ddmin(size_t *c, size_t *plen)
 				if (j < a || j >= b)
 					t[k++] = c[j];
 			sg_fmt(what, sizeof what, "without chunk %zu of %zu", i + 1, n);
-			if ((found = test(t, k, what, 0))) {
+			if ((found = fails_in_class(t, k, what, 0))) {
 				memcpy(c, t, k * sizeof *c);
 				len = k, n = n > 2 ? n - 1 : 2;
 			}
@@ -1801,7 +1801,7 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 			o->soff = x;
 			sg_fmt(what, sizeof what, "op %zu %s: soff 0x%llx -> op %zu's, 0x%llx", i + 1, t->name,
 			     (ull)old.soff, j + 1, (ull)x);
-			if (test(c, len, what, 1)) {
+			if (fails_in_class(c, len, what, 1)) {
 				kept++;
 				break;
 			}
@@ -1819,7 +1819,7 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 			o->off = p->off, o->len = pl;
 			sg_fmt(what, sizeof what, "op %zu %s: range 0x%llx+0x%llx -> op %zu's, 0x%llx+0x%llx", i + 1, t->name,
 			     (ull)old.off, (ull)old.len, j + 1, (ull)o->off, (ull)o->len);
-			if (test(c, len, what, 1)) {
+			if (fails_in_class(c, len, what, 1)) {
 				kept++;
 				break;
 			}
@@ -1853,7 +1853,7 @@ static unsigned simplify(const size_t *c, size_t len, int first)
 				else
 					sg_fmt(what, sizeof what, "op %zu %s: %s 0x%llx -> 0x%llx", i + 1, t->name, fname[fld],
 					     (ull)(fld == 0 ? old.len : fld == 1 ? old.off : old.soff), (ull)x);
-				if (test(c, len, what, 1)) {
+				if (fails_in_class(c, len, what, 1)) {
 					kept++;
 					break;
 				}
@@ -1915,19 +1915,19 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 	    mn.top, opt.minimise, nrec, recs[0].n, cfg.block, cfg.dio, (ull)opt.minimise_secs);
 
 	/* the log once, as --replay runs it, keeping every op it runs */
-	if (cap_start(expanded + 16)) {
+	if (capture_start(expanded + 16)) {
 		sg_ktap_result(1, nm, "setup: mmap: %s", strerror(errno));
 		return 1;
 	}
 	run_try(recs, nrec, &mn.cls, 1);
-	mn.nall = *cap.n;
+	mn.nall = *capture.n;
 	mn.all = malloc((mn.nall + 1) * sizeof *mn.all);
 	mn.buf = malloc((mn.nall + 1) * sizeof *mn.buf);
 	c = malloc((mn.nall + 1) * sizeof *c);
 	if (!mn.all || !mn.buf || !c)
 		usage("out of memory");
-	memcpy(mn.all, cap.ops, mn.nall * sizeof *mn.all);
-	cap_stop();
+	memcpy(mn.all, capture.ops, mn.nall * sizeof *mn.all);
+	capture_stop();
 	sg_say("# minimise: the log as replayed: %zu ops (%zu regenerated from the seed, %zu logged) in %.1f s\n",
 	    expanded, expanded - nrec, nrec, sg_mono() - mn.t0);
 	if (mn.cls.kind == K_PASS || mn.cls.kind == K_SETUP || !mn.nall) {
@@ -1948,7 +1948,7 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 		c[i] = i;
 	for (size_t k = 1; 2 * k < len && !mn.stopped; k *= 2) {
 		sg_fmt(b, sizeof b, "the last %zu", k);
-		if (test(c + len - k, k, b, 0)) {
+		if (fails_in_class(c + len - k, k, b, 0)) {
 			memmove(c, c + len - k, k * sizeof *c);
 			len = k;
 			break;
@@ -1968,13 +1968,13 @@ static int minimise(const struct op *recs, size_t nrec, unsigned rworker)
 	 * parsed back, replayed the way --replay runs it, a few times */
 	renumber(c, len);
 	mtry = mn.tries + 1;
-	if (!cap_start(len + 1)) {
+	if (!capture_start(len + 1)) {
 		opt.quiet = 1;  /* its results differ from the log's: that is why it runs */
 		run_try(mn.buf, len, &o, 1);
 		opt.quiet = 0;
-		if (*cap.n == len)
-			memcpy(mn.buf, cap.ops, len * sizeof *mn.buf);
-		cap_stop();
+		if (*capture.n == len)
+			memcpy(mn.buf, capture.ops, len * sizeof *mn.buf);
+		capture_stop();
 	}
 	if (opt.minimise_out && !(out = fopen(opt.minimise_out, "w")))
 		sg_say("# note: cannot write --minimise-out %s: %s\n", opt.minimise_out, strerror(errno));
@@ -2066,7 +2066,7 @@ static void usage(const char *why)
 	exit(why ? 2 : 0);
 }
 
-static u64 num(const char *s, const char *what)
+static u64 parse_num(const char *s, const char *what)
 {
 	char *e;
 	errno = 0;
@@ -2094,13 +2094,13 @@ static void set_weights(char *list, int disable)
 			;
 		if (i == OP_INJECT || disable == !!eq)
 			usage("bad --weights/--disable list (see the op names below)");
-		opt.weight[i] = disable ? 0 : (unsigned)num(eq + 1, "weight");
+		opt.weight[i] = disable ? 0 : (unsigned)parse_num(eq + 1, "weight");
 	}
 }
 
 static int pow2(u64 v) { return v && !(v & (v - 1)); }
 
-static void parse(int argc, char **argv)
+static void parse_args(int argc, char **argv)
 {
 	static const struct option lo[] = {
 		{ "fs", 1, 0, 'f' }, { "seed", 1, 0, 'S' }, { "ops", 1, 0, 'N' }, { "duration", 1, 0, 'd' },
@@ -2126,31 +2126,31 @@ static void parse(int argc, char **argv)
 				usage(bad);
 			opt.nfs++;
 			break;
-		case 'S': opt.seed = num(optarg, "seed"); opt.seed_set = 1; break;
-		case 'N': opt.ops = num(optarg, "op count"); break;
-		case 'd': opt.duration = num(optarg, "duration"); break;
-		case 'm': opt.max_size = num(optarg, "max size"); break;
+		case 'S': opt.seed = parse_num(optarg, "seed"); opt.seed_set = 1; break;
+		case 'N': opt.ops = parse_num(optarg, "op count"); break;
+		case 'd': opt.duration = parse_num(optarg, "duration"); break;
+		case 'm': opt.max_size = parse_num(optarg, "max size"); break;
 		case 'w': set_weights(optarg, 0); break;
 		case 'D': set_weights(optarg, 1); break;
-		case 'a': opt.align = num(optarg, "alignment"); break;
-		case 'b': opt.block = num(optarg, "block size"); break;
-		case 'z': opt.dio_align = num(optarg, "dio alignment"); break;
-		case 'W': opt.workers = num(optarg, "worker count"); break;
-		case 'n': opt.nfiles = num(optarg, "file count"); break;
-		case 'v': opt.verify_every = num(optarg, "verify interval"); break;
-		case 'F': opt.full_every = num(optarg, "full verify interval"); break;
+		case 'a': opt.align = parse_num(optarg, "alignment"); break;
+		case 'b': opt.block = parse_num(optarg, "block size"); break;
+		case 'z': opt.dio_align = parse_num(optarg, "dio alignment"); break;
+		case 'W': opt.workers = parse_num(optarg, "worker count"); break;
+		case 'n': opt.nfiles = parse_num(optarg, "file count"); break;
+		case 'v': opt.verify_every = parse_num(optarg, "verify interval"); break;
+		case 'F': opt.full_every = parse_num(optarg, "full verify interval"); break;
 		case 'X': opt.reread = 1; break;
 		case 'l': opt.log = optarg; break;
-		case 'K': opt.log_ops = num(optarg, "log size"); break;
+		case 'K': opt.log_ops = parse_num(optarg, "log size"); break;
 		case 'r': opt.record = optarg; break;
 		case 'R': opt.replay = optarg; break;
 		case 'I': opt.inject = 1; break;
-		case 'p': opt.progress = num(optarg, "progress interval"); break;
-		case 'H': opt.hang = num(optarg, "hang limit"); break;
-		case 'J': opt.inject_hang = num(optarg, "op number"); break;
+		case 'p': opt.progress = parse_num(optarg, "progress interval"); break;
+		case 'H': opt.hang = parse_num(optarg, "hang limit"); break;
+		case 'J': opt.inject_hang = parse_num(optarg, "op number"); break;
 		case 'k': opt.keep = 1; break;
 		case 'M': opt.minimise = optarg; break;
-		case 'T': opt.minimise_secs = num(optarg, "time bound"); break;
+		case 'T': opt.minimise_secs = parse_num(optarg, "time bound"); break;
 		case 'O': opt.minimise_out = optarg; break;
 		case 'C': opt.drop_caches = 1; break;
 		case 'P': opt.parallel = 1; break;
@@ -2182,7 +2182,7 @@ static void check_opts(void)
 		usage("--log-ops (max 1000), --progress and --hang must be positive");
 }
 
-static void defaults(void)
+static void default_weights(void)
 {
 	for (unsigned i = 0; i < NOPS; i++)
 		opt.weight[i] = optab[i].weight;
@@ -2230,11 +2230,11 @@ static size_t load_replay(const char *path, struct op **recs, unsigned *worker)
 	for (p = strtok(p + 7, " "); p && argc < 63; p = strtok(NULL, " "))
 		argv[argc++] = p;
 	argv[argc] = NULL;
-	defaults();             /* the header's --weights are relative to the defaults */
+	default_weights();     /* the header's --weights are relative to the defaults */
 	opt.block = 0;
 	opt.dio_align = -1;
 	opt.reread = 0;
-	parse(argc, argv);
+	parse_args(argc, argv);
 	opt.workers = 1;
 	opt.ops = 0;
 	opt.duration = 0;
@@ -2261,8 +2261,8 @@ int main(int argc, char **argv)
 	opt.progress = 30;
 	opt.hang = 60;
 	opt.minimise_secs = 300;
-	defaults();
-	parse(argc, argv);
+	default_weights();
+	parse_args(argc, argv);
 	if (opt.minimise && (opt.replay || opt.record || opt.nfs != 1))
 		usage("--minimise takes one --fs, and no --replay or --record");
 	if (opt.replay || opt.minimise) {
