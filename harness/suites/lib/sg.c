@@ -10,25 +10,26 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 static unsigned ktap_plan, ktap_n, ktap_pass, ktap_fail, ktap_skip;
 static int ktap_planned;
 
-static void put(const char *b, int n)
+static void put(int fd, const char *b, int n)
 {
 	fflush(stdout);
-	if (n > 0 && write(1, b, n) < 0) { /* nowhere to report it */ }
+	if (n > 0 && write(fd, b, n) < 0) { /* nowhere to report it */ }
 }
 
-static void vsay(const char *pre, const char *fmt, va_list ap)
+static void vsay(int fd, const char *pre, const char *fmt, va_list ap)
 {
 	char b[8192];
 	int n = snprintf(b, sizeof(b), "%s", pre);
 	int m = vsnprintf(b + n, sizeof(b) - n, fmt, ap);
 
 	n = m < 0 ? n : n + m > (int)sizeof(b) - 1 ? (int)sizeof(b) - 1 : n + m;
-	put(b, n);
+	put(fd, b, n);
 }
 
 void sg_say(const char *fmt, ...)
@@ -36,8 +37,47 @@ void sg_say(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsay("", fmt, ap);
+	vsay(1, "", fmt, ap);
 	va_end(ap);
+}
+
+void sg_say_fd(int fd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(fd, "", fmt, ap);
+	va_end(ap);
+}
+
+int sg_fmt(char *b, size_t sz, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(b, sz, fmt, ap);
+	va_end(ap);
+	return n < 0 ? 0 : (size_t)n >= sz ? (int)(sz ? sz - 1 : 0) : n;
+}
+
+double sg_mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void sg_ktap_bail(const char *fmt, ...)
+{
+	char m[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(m, sizeof(m), fmt, ap);
+	va_end(ap);
+	sg_say("Bail out! %s\n", m);
 }
 
 void sg_ktap_header(void)

@@ -2,9 +2,11 @@
 /*
  * sg.h - what the stablegate suites (harness/suites/<name>/) share: KTAP
  * output with a plan, totals and the plan-vs-run check (kselftest.h's
- * ksft_print_cnts), the uapi of the remap ioctls, one copy_file_range,
- * --fs NAME:DIR and the filesystem-type check, a recursive delete.
- * Built into every suite by harness/suites/common.mk.
+ * ksft_print_cnts) and the lines around it, the monotonic clock, children
+ * run under a time limit (kselftest_harness.h's fork per test), the uapi of
+ * the remap ioctls, one copy_file_range, --fs NAME:DIR and the
+ * filesystem-type check, a recursive delete. sg.c and run.c (the children)
+ * are built into every suite by harness/suites/common.mk.
  */
 #ifndef SG_H
 #define SG_H
@@ -30,7 +32,45 @@ SG_PRINTF(3, 4) void sg_ktap_result(int rc, const char *name, const char *why, .
 /* "# Totals: ..." and the plan-vs-run check: the exit status, 0 if every
  * planned result was printed and none failed, else 1. */
 int sg_ktap_finish(void);
+SG_PRINTF(1, 2) void sg_ktap_bail(const char *fmt, ...);	/* "Bail out! ...": the run cannot go on */
 SG_PRINTF(1, 2) void sg_say(const char *fmt, ...);	/* any other line(s), written whole */
+SG_PRINTF(2, 3) void sg_say_fd(int fd, const char *fmt, ...);	/* the same, to fd */
+
+/* ---- formatting */
+/* snprintf that returns what it actually wrote into b (at most sz - 1, 0 on
+ * an error), so that "n += sg_fmt(b + n, sz - n, ...)" never runs past b */
+SG_PRINTF(3, 4) int sg_fmt(char *b, size_t sz, const char *fmt, ...);
+
+/* ---- time */
+double sg_mono(void);		/* CLOCK_MONOTONIC, in seconds */
+
+/* ---- children (run.c): each in a process of its own, under a time limit,
+ * killed when it overruns, and let go when even SIGKILL cannot end it (a
+ * process stuck in the kernel), so that one case costs only itself */
+
+/* Fork; the child runs fn(arg), whose return value is its exit status.
+ * stdout is flushed before the fork and before the child exits. group: the
+ * child leads a process group of its own. The child's pid, or -1 (errno). */
+pid_t sg_spawn(int (*fn)(void *), void *arg, int group);
+
+/* SIGKILL each of the children pid[0..n) whose st[i] is -1 (not reaped yet;
+ * group: its whole process group), then reap them for up to grace seconds;
+ * each reaped gets its wait status in st[i]. Returns how many are left: a
+ * child stuck in the kernel outlives SIGKILL, and is left behind. */
+unsigned sg_kill_reap(const pid_t *pid, int *st, unsigned n, int group, double grace);
+
+/* How a child of sg_run_isolated ended. */
+struct sg_end {
+	int status;		/* its wait status, if reaped */
+	int reaped;		/* 0: not even SIGKILL ended it (status -1) */
+	int timed_out;		/* it overran the time limit and was killed */
+};
+/* fn(arg) in a child leading a process group of its own (sg_spawn), waited
+ * for up to timeout seconds; one that overruns is killed with its group and
+ * reaped within 5 s if it can be (sg_kill_reap). SIGCHLD is blocked while
+ * it runs, in the child as well. 0 and how it ended in *end, or -1 if the
+ * fork failed (errno). */
+int sg_run_isolated(int (*fn)(void *), void *arg, double timeout, struct sg_end *end);
 
 /* ---- copy_file_range(2), the raw syscall (the suites pin the kernel's
  * behaviour, not a libc emulation of it) */

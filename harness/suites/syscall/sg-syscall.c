@@ -8,10 +8,11 @@
  * O_DIRECT cases.  Each row names the filesystems it applies to, how its
  * files are set up, the call, the expected return/errno, a post-condition,
  * the behaviour it pins and the mainline function that has it (.pins), and
- * the seed patch, upstream commit and patch subject (.seed, .commit, .patch:
- * printed as a "# pins:" line before a failing result).  Expected results are
- * mainline's (fs/read_write.c, fs/remap_range.c, fs/attr.c); they never
- * change per branch.  Output is KTAP version 1.
+ * its provenance (.prov: an entry of provenance.h's table, the seed patch,
+ * upstream commit and patch subject, printed as a "# pins:" line before a
+ * failing result).  Expected results are mainline's (fs/read_write.c,
+ * fs/remap_range.c, fs/attr.c); they never change per branch.  Output is
+ * KTAP version 1.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -48,6 +49,7 @@
 #define B	4096LL		/* fs block size of the guest filesystems */
 #define NOBODY	65534
 #define OLD	1000000000L	/* 2001-09-09: "old" timestamp */
+#define WHY_MAX	768		/* a case's reason, after the "# " of its result line */
 
 enum { XFS = 1, EXT4 = 2, TMPFS = 4, CROSS = 8, ALL = 7, NOREF = EXT4 | TMPFS };
 enum { F_GUEST = 1, F_NOBODY = 2, F_RLIMIT = 4, F_SIGX = 8, F_LOOP = 16, F_NOIMG = 32 };
@@ -58,6 +60,8 @@ static const struct { const char *name; unsigned bit; } fstype[] = {
 	{ "xfs", XFS }, { "ext4", EXT4 }, { "tmpfs", TMPFS },
 };
 struct fsent { const char *name; unsigned bit; char dir[1024]; };
+
+#include "provenance.h"
 
 struct ctx;
 /* One case: what to set up, the call, what it must return and leave behind.
@@ -86,9 +90,7 @@ struct tcase {
 	long long dedupe_bytes[3];	/*   info[].bytes_deduped */
 	int (*post)(struct ctx *);	/* extra post-condition: 0 ok, 1 FAIL (why) */
 	const char *pins;		/* the behaviour it pins, and where mainline has it */
-	const char *seed;		/* the seed patch(es) of ../shared/seeds it checks */
-	const char *commit;		/* the upstream commit(s) */
-	const char *patch;		/* the patch's subject */
+	enum prov_id prov;		/* seed, commit and subject: provenance[prov] */
 };
 
 struct res {			/* shared with an unprivileged/limited child */
@@ -106,7 +108,7 @@ struct ctx {
 	unsigned char *iimg, *oimg; long long iimgsz, oimgsz;
 	struct stat sti, sto;
 	struct res *r;
-	char why[768];
+	char why[WHY_MAX];
 	int nimm, nswap, remounted; char imm[2][PATH_MAX], swp[2][PATH_MAX];
 	unsigned long mflags; long long t0;
 	const char *doing;		/* what the case is doing: named on a timeout or crash */
@@ -123,7 +125,7 @@ static struct ctx *cx;			/* MAP_SHARED: the parent cleans up after a killed case
 
 /* ---------------------------------------------------------------- helpers */
 
-static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
+SG_PRINTF(3, 4) static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -197,13 +199,6 @@ out:
 	if (fd >= 0)
 		close(fd);
 	return p;
-}
-
-static double mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static long long ts_ns(struct timespec t) { return t.tv_sec * 1000000000LL + t.tv_nsec; }
@@ -754,6 +749,23 @@ static long do_call(struct ctx *c)
 static volatile sig_atomic_t xfsz;
 static void on_xfsz(int s) { (void)s; xfsz++; }
 
+/* The call in a child of the case's, as uid 65534 or under RLIMIT_FSIZE:
+ * exit status 0, or 3 (setrlimit failed) or 4 (setuid failed). */
+static int limited_call(void *arg)
+{
+	struct ctx *c = arg;
+	const struct tcase *t = c->tc;
+	struct rlimit rl = { t->rlimit, t->rlimit };
+	signal(SIGXFSZ, on_xfsz);
+	if ((t->flags & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
+		return 3;
+	if ((t->flags & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
+		return 4;
+	do_call(c);
+	c->r->sigx = xfsz;
+	return 0;
+}
+
 static int run_call(struct ctx *c)
 {
 	const struct tcase *t = c->tc;
@@ -764,21 +776,8 @@ static int run_call(struct ctx *c)
 		do_call(c);
 		return 0;
 	}
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
+	if ((pid = sg_spawn(limited_call, c, 0)) < 0)
 		return SKIP(c, "fork: %s", ename(errno));
-	if (pid == 0) {
-		struct rlimit rl = { t->rlimit, t->rlimit };
-		signal(SIGXFSZ, on_xfsz);
-		if ((t->flags & F_RLIMIT) && setrlimit(RLIMIT_FSIZE, &rl))
-			_exit(3);
-		if ((t->flags & F_NOBODY) && (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY)))
-			_exit(4);
-		do_call(c);
-		c->r->sigx = xfsz;
-		_exit(0);
-	}
 	if (waitpid(pid, &st, 0) != pid || !WIFEXITED(st))
 		return FAIL(c, "child died (status 0x%x)", st);
 	if (WEXITSTATUS(st))
@@ -1007,12 +1006,6 @@ out:
 	return rc;
 }
 
-/* Each case runs in its own child and process group, as kselftest_harness.h
- * runs each test: a case that crashes or hangs costs that case, reported as
- * "timeout" or "signal N" with what it was doing, and the next case runs.
- * A child stuck in the kernel cannot be reaped even by SIGKILL; its
- * filesystem is then marked stuck, and later cases on it are skipped naming
- * the case that stuck it, instead of each waiting out its own timeout. */
 /* fs_gone I ID: 0 while fss[I] can still run cases; 1 when it has just been
  * found read-only or shut down (mkdir fails) before case ID, -1 when that
  * (or a stuck case) was found before. gone[I] says which. */
@@ -1033,71 +1026,61 @@ static int fs_gone(int i, const char *id)
 	return 1;
 }
 
-/* Each case runs in its own child and process group, as kselftest_harness.h
- * runs each test: a case that crashes or hangs costs that case, reported as
- * "timeout" or "signal N" with what it was doing, and the next case runs.
- * A child stuck in the kernel cannot be reaped even by SIGKILL; its
- * filesystem is then marked gone, like one that shut down, and later cases
- * on it are skipped naming the case that stuck it, instead of each waiting
- * out its own timeout. */
+/* What a case's child runs: its result as the exit status, 0 pass, 1 FAIL, 2 SKIP. */
+struct case_run { const struct tcase *t; const struct fsent *fi, *fo; };
+static int case_child(void *arg)
+{
+	const struct case_run *r = arg;
+	int rc = run_case(r->t, r->fi, r->fo);
+	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
+}
+
+/* Each case runs in its own child and process group (sg_run_isolated), as
+ * kselftest_harness.h runs each test: a case that crashes or hangs costs
+ * that case, reported as "timeout" or "signal N" with what it was doing, and
+ * the next case runs. A child stuck in the kernel cannot be reaped even by
+ * SIGKILL; its filesystem is then marked gone, like one that shut down, and
+ * later cases on it are skipped naming the case that stuck it, instead of
+ * each waiting out its own timeout. */
 static int run_isolated(const struct tcase *t, const struct fsent *fi, const struct fsent *fo, char *why)
 {
-	sigset_t chld;
-	pid_t pid;
-	int st = 0, reaped = 0;
-	struct timespec ts = { 0, 200000000 };
-	double end;
+	struct case_run run = { t, fi, fo };
+	struct sg_end end;
+	int st;
 
 	for (int i = 0; i < nfs; i++)
 		if (&fss[i] == fi || &fss[i] == fo) {
 			int g = fs_gone(i, t->id);
 			if (g) {
-				snprintf(why, 768, "%s", gone[i]);
+				snprintf(why, WHY_MAX, "%s", gone[i]);
 				return g;
 			}
 		}
 	if ((t->flags & F_GUEST) && !guest) {
-		snprintf(why, 768, "needs --guest (root-only kernel state)");
+		snprintf(why, WHY_MAX, "needs --guest (root-only kernel state)");
 		return -1;
 	}
 	memset(cx, 0, sizeof(*cx));
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
-		snprintf(why, 768, "fork: %s", ename(errno));
+	if (sg_run_isolated(case_child, &run, case_timeout, &end)) {
+		snprintf(why, WHY_MAX, "fork: %s", ename(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		int rc;
-		setpgid(0, 0);
-		rc = run_case(t, fi, fo);
-		fflush(stdout);
-		_exit(rc == 0 ? 0 : rc < 0 ? 2 : 1);
-	}
-	setpgid(pid, pid);
 	inject = NULL;			/* only the first case run */
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	end = mono() + case_timeout;
-	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end)
-		sigtimedwait(&chld, NULL, &ts);
-	if (reaped && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
-		snprintf(why, 768, "%s", cx->why);
+	st = end.status;
+	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+		snprintf(why, WHY_MAX, "%s", cx->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
-	if (!reaped) {
-		kill(-pid, SIGKILL);
-		for (end = mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end;)
-			sigtimedwait(&chld, NULL, &ts);
-		snprintf(why, 768, "timeout: no result after %d s, %s%s", case_timeout,
+	if (end.timed_out)
+		snprintf(why, WHY_MAX, "timeout: no result after %d s, %s%s", case_timeout,
 			 cx->doing ? cx->doing : "starting",
-			 reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
-	} else if (WIFSIGNALED(st)) {
-		snprintf(why, 768, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
+			 end.reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
+	else if (WIFSIGNALED(st))
+		snprintf(why, WHY_MAX, "signal %d (%s) %s", WTERMSIG(st), strsignal(WTERMSIG(st)),
 			 cx->doing ? cx->doing : "starting");
-	} else {
-		snprintf(why, 768, "case child exited %d", WEXITSTATUS(st));
-	}
-	if (reaped)
+	else
+		snprintf(why, WHY_MAX, "case child exited %d", WEXITSTATUS(st));
+	if (end.reaped)
 		cleanup(cx, 1);
 	else
 		for (int i = 0; i < nfs; i++)
@@ -1120,12 +1103,14 @@ static const struct tcase cases[] = {
 
 static void fsmask_str(const struct tcase *t, char *buf, size_t n)
 {
+	int k = 0;
+
 	buf[0] = 0;
 	for (size_t i = 0; i < 3; i++)
 		if (t->fs & fstype[i].bit)
-			snprintf(buf + strlen(buf), n - strlen(buf), "%s%s", buf[0] ? "," : "", fstype[i].name);
+			k += sg_fmt(buf + k, n - k, "%s%s", k ? "," : "", fstype[i].name);
 	if (t->fs & CROSS)
-		snprintf(buf + strlen(buf), n - strlen(buf), "%scross", buf[0] ? "," : "");
+		sg_fmt(buf + k, n - k, "%scross", k ? "," : "");
 }
 
 static int usage(const char *m)
@@ -1148,22 +1133,51 @@ static int selected(const struct tcase *t, const char *name)
 	return !only || !fnmatch(only, t->id, 0) || !fnmatch(only, name, 0);
 }
 
-int main(int argc, char **argv)
+/* --list: each case's id, filesystems and what it pins, a line each */
+static int list_cases(void)
 {
-	static char crossarg[8][64];
-	int ncrossarg = 0, plan = 0;
+	char m[64];
+	for (int k = 0; k < NCASES; k++) {
+		fsmask_str(&cases[k], m, sizeof(m));
+		printf("%s\t%s%s\t%s\n", cases[k].id, m,
+		       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
+	}
+	return 0;
+}
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
+static char crossarg[8][64];	/* the --cross SRC:DST arguments, read once every --fs is */
+static int ncrossarg;
+
+/* --fs NAME:DIR into fss[] */
+static int add_fs(const char *arg)
+{
+	struct sg_fs f;
+	const char *bad;
+	int k;
+	if (nfs == 8)
+		return usage("too many --fs");
+	if (sg_fs_parse(arg, &f, &bad))
+		return usage(bad);
+	for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
+		;
+	if (k == 3)
+		return usage("unknown fs name (xfs, ext4, tmpfs)");
+	if (find_fs(f.name) >= 0)
+		return usage("fs named twice");
+	fss[nfs].name = fstype[k].name;
+	fss[nfs].bit = fstype[k].bit;
+	snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
+	return 0;
+}
+
+/* The command line, in order (--list lists at once): -1 to go on, else the
+ * exit status (0 after --list, 2 after a usage error). */
+static int parse_args(int argc, char **argv)
+{
 	for (int i = 1; i < argc; i++) {
 		char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--list")) {
-			char m[64];
-			for (int k = 0; k < NCASES; k++) {
-				fsmask_str(&cases[k], m, sizeof(m));
-				printf("%s\t%s%s\t%s\n", cases[k].id, m,
-				       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
-			}
-			return 0;
+			return list_cases();
 		} else if (!strcmp(a, "--guest")) {
 			guest = 1;
 		} else if (!strcmp(a, "--timeout") && v) {
@@ -1176,23 +1190,9 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--only") && v) {
 			only = v, i++;
 		} else if (!strcmp(a, "--fs") && v) {
-			struct sg_fs f;
-			const char *bad;
-			int k;
 			i++;
-			if (nfs == 8)
-				return usage("too many --fs");
-			if (sg_fs_parse(v, &f, &bad))
-				return usage(bad);
-			for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
-				;
-			if (k == 3)
-				return usage("unknown fs name (xfs, ext4, tmpfs)");
-			if (find_fs(f.name) >= 0)
-				return usage("fs named twice");
-			fss[nfs].name = fstype[k].name;
-			fss[nfs].bit = fstype[k].bit;
-			snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
+			if (add_fs(v))
+				return 2;
 		} else if (!strcmp(a, "--cross") && v && ncrossarg < 8) {
 			snprintf(crossarg[ncrossarg++], 64, "%s", v);
 			i++;
@@ -1202,85 +1202,118 @@ int main(int argc, char **argv)
 	}
 	if (!nfs)
 		return usage("no --fs given");
-	sg_ktap_header();
+	return -1;
+}
+
+/* --cross SRC:DST into crosses[]: 0, or 2 after a Bail out */
+static int add_crosses(void)
+{
 	for (int i = 0; i < ncrossarg; i++) {
 		char *d = strchr(crossarg[i], ':');
 		int s, t;
 		if (d)
 			*d++ = 0;
 		if (!d || (s = find_fs(crossarg[i])) < 0 || (t = find_fs(d)) < 0 || s == t) {
-			printf("Bail out! --cross %s: both names must be given with --fs and differ\n", crossarg[i]);
+			sg_ktap_bail("--cross %s: both names must be given with --fs and differ", crossarg[i]);
 			return 2;
 		}
 		crosses[ncross].s = s;
 		crosses[ncross++].d = t;
 	}
-	if (geteuid() != 0) {
-		printf("Bail out! must run as root (cases fork uid 65534 children themselves)\n");
-		return 2;
-	}
+	return 0;
+}
+
+/* Each --fs DIR is a directory on the filesystem it names: a "# fs" line
+ * each, 0; or 2 after a Bail out */
+static int check_filesystems(void)
+{
 	for (int i = 0; i < nfs; i++) {
 		struct statfs sf;
 		char bad[PATH_MAX + 100];
 		if (sg_fs_check(fss[i].name, fss[i].dir, bad, sizeof(bad)) || statfs(fss[i].dir, &sf)) {
-			printf("Bail out! %s\n", bad);
+			sg_ktap_bail("%s", bad);
 			return 2;
 		}
 		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
 		       (unsigned long)sf.f_type, (long)sf.f_bsize);
 	}
+	return 0;
+}
+
+/* What a failing case breaks, its provenance, on the line before its result */
+static void print_pins(const struct tcase *t)
+{
+	const struct prov *p = &provenance[t->prov];
+	sg_say("# pins: commit %s seed %s patch %s%s%s\n",
+	       p->commit ? p->commit : "-", p->seed ? p->seed : "-",
+	       p->subject ? "\"" : "-", p->subject ? p->subject : "",
+	       p->subject ? "\"" : "");
+}
+
+/* Every (case, target) selected, in order: a case on each --fs it applies
+ * to, or on each --cross pair it allows. run 0: count them; run 1: run each
+ * and print its result. Returns how many there are. */
+static int each_target(int run)
+{
+	int n = 0;
+	for (int k = 0; k < NCASES; k++) {
+		const struct tcase *t = &cases[k];
+		int ntarget = (t->fs & CROSS) ? ncross : nfs;
+		for (int j = 0; j < ntarget; j++) {
+			const struct fsent *fi, *fo;
+			char name[160], why[WHY_MAX];
+			int rc;
+			if (t->fs & CROSS) {
+				fi = &fss[crosses[j].s];
+				fo = &fss[crosses[j].d];
+				if (t->cross_src && !(t->cross_src & fi->bit))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
+			} else {
+				fi = fo = &fss[j];
+				if (!(t->fs & fi->bit))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s", t->id, fi->name);
+			}
+			if (!selected(t, name))
+				continue;
+			n++;
+			if (!run)
+				continue;
+			rc = run_isolated(t, fi, fo, why);
+			if (rc > 0)
+				print_pins(t);
+			sg_ktap_result(rc, name, "%s", why);
+		}
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if ((rc = parse_args(argc, argv)) >= 0)
+		return rc;
+	sg_ktap_header();
+	if (add_crosses())
+		return 2;
+	if (geteuid() != 0) {
+		sg_ktap_bail("must run as root (cases fork uid 65534 children themselves)");
+		return 2;
+	}
+	if (check_filesystems())
+		return 2;
 	shared_res = mmap(NULL, sizeof(struct res), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	cx = mmap(NULL, sizeof(struct ctx), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared_res == MAP_FAILED || cx == MAP_FAILED) {
-		printf("Bail out! mmap: %s\n", strerror(errno));
+		sg_ktap_bail("mmap: %s", strerror(errno));
 		return 2;
 	}
 	umask(0);
-	{	/* SIGCHLD stays pending for run_isolated's sigtimedwait */
-		sigset_t chld;
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
-	}
-
-	/* Two passes over the same (case, target) enumeration: count, then run. */
-	for (int pass_no = 0; pass_no < 2; pass_no++) {
-		if (pass_no)
-			sg_ktap_plan(plan);
-		for (int k = 0; k < NCASES; k++) {
-			const struct tcase *t = &cases[k];
-			int ntarget = (t->fs & CROSS) ? ncross : nfs;
-			for (int j = 0; j < ntarget; j++) {
-				const struct fsent *fi, *fo;
-				char name[160], why[768];
-				int rc;
-				if (t->fs & CROSS) {
-					fi = &fss[crosses[j].s];
-					fo = &fss[crosses[j].d];
-					if (t->cross_src && !(t->cross_src & fi->bit))
-						continue;
-					snprintf(name, sizeof(name), "%s.%s-%s", t->id, fi->name, fo->name);
-				} else {
-					fi = fo = &fss[j];
-					if (!(t->fs & fi->bit))
-						continue;
-					snprintf(name, sizeof(name), "%s.%s", t->id, fi->name);
-				}
-				if (!selected(t, name))
-					continue;
-				if (!pass_no) {
-					plan++;
-					continue;
-				}
-				rc = run_isolated(t, fi, fo, why);
-				if (rc > 0)	/* what a failure breaks, before its result */
-					sg_say("# pins: commit %s seed %s patch %s%s%s\n",
-					       t->commit ? t->commit : "-", t->seed ? t->seed : "-",
-					       t->patch ? "\"" : "-", t->patch ? t->patch : "",
-					       t->patch ? "\"" : "");
-				sg_ktap_result(rc, name, "%s", why);
-			}
-		}
-	}
+	/* the same enumeration twice: the plan, then the cases */
+	sg_ktap_plan(each_target(0));
+	each_target(1);
 	return sg_ktap_finish();
 }

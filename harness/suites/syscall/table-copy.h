@@ -57,8 +57,7 @@
 		.want = B + 200, .post = post_again_zero,
 		.pins = "len past source EOF: short copy to EOF then 0; seed 002 made this "
 			"EINVAL, merged 5.3 96e6e8f4a68d shortens (generic_copy_file_checks)",
-		.seed = "002", .commit = "96e6e8f4a68d",
-		.patch = "vfs: copy_file_range source range over EOF should fail",
+		.prov = PROV_002_SRC_OVER_EOF,
 	},
 	{
 		.id = "cfr_len_huge", .fs = ALL, .op = OP_CFR, .flags = F_LOOP,
@@ -77,8 +76,7 @@
 		.want = 0,
 		.pins = "pos_in == i_size returns 0 (96e6e8f4a68d; seed 002's EINVAL was not "
 			"merged) (generic_copy_file_checks)",
-		.seed = "002", .commit = "96e6e8f4a68d",
-		.patch = "vfs: copy_file_range source range over EOF should fail",
+		.prov = PROV_002_SRC_OVER_EOF,
 	},
 	{
 		.id = "cfr_past_eof", .fs = ALL, .op = OP_CFR,
@@ -88,7 +86,7 @@
 		.want = 0,
 		.pins = "pos_in > i_size returns 0, dest untouched (96e6e8f4a68d) "
 			"(generic_copy_file_checks)",
-		.commit = "96e6e8f4a68d",
+		.prov = PROV_COMMIT_96E6E8F4A68D,
 	},
 	/* bad descriptors and modes */
 	{
@@ -98,8 +96,7 @@
 		.len = B,
 		.want_errno = EBADF,
 		.pins = "seed 003: source without FMODE_READ -> EBADF (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_dst_rdonly", .fs = ALL, .op = OP_CFR,
@@ -108,8 +105,7 @@
 		.len = B,
 		.want_errno = EBADF,
 		.pins = "seed 003: dest without FMODE_WRITE -> EBADF (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_dst_append", .fs = ALL, .op = OP_CFR,
@@ -118,8 +114,7 @@
 		.len = B,
 		.want_errno = EBADF,
 		.pins = "seed 003: O_APPEND dest -> EBADF (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_closed_fd", .fs = ALL, .op = OP_CFR,
@@ -144,8 +139,7 @@
 		.len = B,
 		.want_errno = EISDIR,
 		.pins = "seed 003: directory source -> EISDIR (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_dir_dst", .fs = ALL, .op = OP_CFR,
@@ -155,8 +149,7 @@
 		.want_errno = EISDIR,
 		.pins = "seed 003: directory dest -> EISDIR, checked before FMODE_WRITE "
 			"(generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_pipe_src", .fs = ALL, .op = OP_CFR,
@@ -164,8 +157,7 @@
 		.len = B,
 		.want_errno = EINVAL,
 		.pins = "seed 003: pipe source -> EINVAL (!S_ISREG, generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_pipe_dst", .fs = ALL, .op = OP_CFR,
@@ -174,8 +166,7 @@
 		.len = B,
 		.want_errno = EINVAL,
 		.pins = "seed 003: pipe dest -> EINVAL (!S_ISREG, generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_chrdev_dst", .fs = ALL, .op = OP_CFR,
@@ -184,8 +175,7 @@
 		.len = B,
 		.want_errno = EINVAL,
 		.pins = "seed 003: char device (1:3 null) dest -> EINVAL (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_socket_dst", .fs = ALL, .op = OP_CFR,
@@ -194,8 +184,7 @@
 		.len = B,
 		.want_errno = EINVAL,
 		.pins = "seed 003: AF_UNIX socket dest -> EINVAL (generic_file_rw_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	/* overflow and negative offsets */
 	{
@@ -206,8 +195,7 @@
 		.want_errno = EOVERFLOW,
 		.pins = "seed 003: pos_in + len wraps -> EOVERFLOW (generic_copy_file_checks "
 			"'Ensure offsets don't wrap')",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_overflow_out", .fs = ALL, .op = OP_CFR,
@@ -216,8 +204,7 @@
 		.pos_out = 1LL << 62, .len = ~0ULL - (1ULL << 61),
 		.want_errno = EOVERFLOW,
 		.pins = "seed 003: pos_out + len wraps -> EOVERFLOW (generic_copy_file_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_neg_in", .fs = ALL, .op = OP_CFR,
@@ -253,8 +240,7 @@
 		.want_errno = EINVAL,
 		.pins = "seed 003: overlapping ranges in one file -> EINVAL "
 			"(generic_copy_file_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_same_disjoint", .fs = ALL, .op = OP_CFR, .flags = F_LOOP,
@@ -274,8 +260,7 @@
 		.want_errno = EFBIG,
 		.pins = "seed 003: pos_out >= RLIMIT_FSIZE -> SIGXFSZ + EFBIG "
 			"(generic_write_check_limits)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_rlimit_short", .fs = ALL, .op = OP_CFR, .flags = F_RLIMIT,
@@ -294,8 +279,7 @@
 		.prep = prep_maxbytes_at,
 		.want_errno = EFBIG,
 		.pins = "seed 003: pos_out == s_maxbytes -> EFBIG (generic_write_check_limits)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_maxbytes_short", .fs = ALL, .op = OP_CFR, .flags = F_NOIMG,
@@ -317,8 +301,7 @@
 		.want_errno = EPERM,
 		.pins = "seed 003: IS_IMMUTABLE dest -> EPERM (generic_copy_file_checks; fstests "
 			"generic/553)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_immutable_src", .fs = ALL, .op = OP_CFR, .flags = F_GUEST | F_LOOP,
@@ -339,8 +322,7 @@
 		.want_errno = ETXTBSY,
 		.pins = "seed 003: active swapfile dest -> ETXTBSY (generic_copy_file_checks; "
 			"fstests generic/554)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	{
 		.id = "cfr_swap_src", .fs = ALL, .op = OP_CFR, .flags = F_GUEST,
@@ -350,8 +332,7 @@
 		.want_errno = ETXTBSY,
 		.pins = "seed 003: active swapfile source -> ETXTBSY, IS_SWAPFILE(inode_in) "
 			"(generic_copy_file_checks)",
-		.seed = "003",
-		.patch = "vfs: add missing checks to copy_file_range",
+		.prov = PROV_003_MISSING_CHECKS,
 	},
 	/* privileges */
 	{
@@ -362,8 +343,7 @@
 		.want = B + 10, .post = post_0777,
 		.pins = "seed 004: uid 65534 copy into setuid file strips S_ISUID "
 			"(file_remove_privs, setattr_should_drop_suidgid)",
-		.seed = "004",
-		.patch = "vfs: copy_file_range needs to strip setuid bits",
+		.prov = PROV_004_STRIP_SETUID,
 	},
 	{
 		.id = "cfr_sgid_strip", .fs = ALL, .op = OP_CFR, .flags = F_NOBODY | F_LOOP,
@@ -373,8 +353,7 @@
 		.want = B + 10, .post = post_0777,
 		.pins = "seed 004: setgid + group-exec stripped for uid 65534 "
 			"(setattr_should_drop_sgid)",
-		.seed = "004",
-		.patch = "vfs: copy_file_range needs to strip setuid bits",
+		.prov = PROV_004_STRIP_SETUID,
 	},
 	{
 		.id = "cfr_sgid_nogx_outgroup", .fs = ALL, .op = OP_CFR, .flags = F_NOBODY | F_LOOP,
@@ -384,7 +363,7 @@
 		.want = 100, .post = post_0767,
 		.pins = "setgid without g+x dropped when caller not in group (6.2 ed5a7047d201, "
 			"setattr_should_drop_sgid)",
-		.commit = "ed5a7047d201",
+		.prov = PROV_COMMIT_ED5A7047D201,
 	},
 	{
 		.id = "cfr_sgid_nogx_ingroup", .fs = ALL, .op = OP_CFR, .flags = F_NOBODY | F_LOOP,
@@ -414,8 +393,7 @@
 		.want = 100, .post = post_nocaps,
 		.pins = "seed 004: security.capability removed on copy (file_remove_privs -> "
 			"security_inode_killpriv)",
-		.seed = "004",
-		.patch = "vfs: copy_file_range needs to strip setuid bits",
+		.prov = PROV_004_STRIP_SETUID,
 	},
 	/* timestamps */
 	{
@@ -427,8 +405,7 @@
 		.want = B + 10, .post = post_times,
 		.pins = "seed 005: dest mtime and ctime updated (file_modified via write path / "
 			"generic_remap_file_range_prep)",
-		.seed = "005",
-		.patch = "vfs: copy_file_range should update file timestamps",
+		.prov = PROV_005_TIMESTAMPS,
 	},
 	{
 		.id = "cfr_src_atime", .fs = ALL, .op = OP_CFR, .flags = F_LOOP,
@@ -439,8 +416,7 @@
 		.want = B + 10, .post = post_atime,
 		.pins = "seed 005: source atime updated under relatime on the splice path "
 			"(filemap_splice_read file_accessed)",
-		.seed = "005",
-		.patch = "vfs: copy_file_range should update file timestamps",
+		.prov = PROV_005_TIMESTAMPS,
 	},
 	{
 		.id = "cfr_src_atime_strict", .fs = ALL, .op = OP_CFR, .flags = F_GUEST | F_LOOP,
@@ -451,8 +427,7 @@
 		.want = B + 10, .post = post_atime,
 		.pins = "seed 005: MS_STRICTATIME bind remount: atime newer than m/ctime still "
 			"updated (touch_atime)",
-		.seed = "005",
-		.patch = "vfs: copy_file_range should update file timestamps",
+		.prov = PROV_005_TIMESTAMPS,
 	},
 	{
 		.id = "cfr_above_eof_zero", .fs = XFS | EXT4, .op = OP_CFR, .flags = F_LOOP,
@@ -463,7 +438,7 @@
 		.want = B,
 		.pins = "copy above dest EOF: gap reads zeros despite mmap-dirtied post-EOF bytes "
 			"(410fdc72b05a analogue; xfs_reflink_remap_prep zeroing / write path)",
-		.commit = "410fdc72b05a",
+		.prov = PROV_COMMIT_410FDC72B05A,
 	},
 	/* cross filesystem */
 	{
@@ -475,5 +450,5 @@
 		.pins = "cross-sb copy -> EXDEV: allowed in 5.3 (5dae222a5ff0), narrowed by "
 			"868f9f2f8e00 (5.19) to shared ->copy_file_range; xfs/ext4/tmpfs have "
 			"none (generic_copy_file_checks)",
-		.commit = "5dae222a5ff0 868f9f2f8e00",
+		.prov = PROV_COMMIT_5DAE222A5FF0,
 	},

@@ -11,6 +11,5 @@
 		.want = 512, .post = post_dio_eof,
 		.pins = "seed 011 b450672fb66b iomap: sub-block dio needs to zeroout beyond EOF "
 			"(iomap_dio_bio_iter); see call_dio_eof",
-		.seed = "011", .commit = "b450672fb66b",
-		.patch = "iomap: sub-block dio needs to zeroout beyond EOF",
+		.prov = PROV_011_DIO_ZEROOUT,
 	},

@@ -36,7 +36,7 @@
 		.pos_in = 512, .len = B,
 		.want_errno = EINVAL,
 		.pins = "unaligned src offset -> EINVAL (b39989009bdb; generic_remap_checks)",
-		.commit = "b39989009bdb",
+		.prov = PROV_COMMIT_B39989009BDB,
 	},
 	{
 		.id = "clone_unaligned_len", .fs = XFS, .op = OP_CLONE_RANGE,
@@ -63,8 +63,7 @@
 		.want_errno = EINVAL,
 		.pins = "4.20 'vfs_clone_file_prep_inodes should return EINVAL for a clone from "
 			"beyond EOF' (__generic_remap_file_range_prep)",
-		.patch = "vfs_clone_file_prep_inodes should return EINVAL for a clone from beyond "
-			"EOF",
+		.prov = PROV_CLONE_BEYOND_EOF,
 	},
 	{
 		.id = "clone_eof_partial", .fs = XFS, .op = OP_CLONE_RANGE,
@@ -83,7 +82,7 @@
 		.want_errno = EINVAL,
 		.pins = "07d19dc9fbe9: partial EOF block into the middle of dest -> EINVAL "
 			"(generic_remap_check_len)",
-		.commit = "07d19dc9fbe9",
+		.prov = PROV_COMMIT_07D19DC9FBE9,
 	},
 	{
 		.id = "clone_above_eof_zero", .fs = XFS, .op = OP_CLONE_RANGE,
@@ -94,7 +93,7 @@
 		.want = 0,
 		.pins = "410fdc72b05a xfs: zero posteof blocks when cloning above eof "
 			"(xfs_reflink_zero_posteof)",
-		.commit = "410fdc72b05a",
+		.prov = PROV_COMMIT_410FDC72B05A,
 	},
 	{
 		.id = "clone_same_overlap", .fs = XFS, .op = OP_CLONE_RANGE,
@@ -187,8 +186,7 @@
 		.want = 0, .post = post_0777,
 		.pins = "seed 007 'xfs: update ctime and remove suid before cloning files': uid "
 			"65534 clone strips S_ISUID (file_modified)",
-		.seed = "007",
-		.patch = "xfs: update ctime and remove suid before cloning files",
+		.prov = PROV_007_CLONE_SUID,
 	},
 	{
 		.id = "clone_mtime_ctime", .fs = XFS, .op = OP_CLONE,
@@ -198,8 +196,7 @@
 		.want = 0, .post = post_times,
 		.pins = "seed 008 'vfs: remap helper should update destination inode metadata': "
 			"mtime/ctime (file_modified)",
-		.seed = "008",
-		.patch = "vfs: remap helper should update destination inode metadata",
+		.prov = PROV_008_REMAP_METADATA,
 	},
 	{
 		.id = "clone_rlimit_efbig", .fs = XFS, .op = OP_CLONE_RANGE,
@@ -210,7 +207,7 @@
 		.want_errno = EFBIG,
 		.pins = "seed 008: clone at RLIMIT_FSIZE -> SIGXFSZ + EFBIG (generic_remap_checks "
 			"-> generic_write_check_limits)",
-		.seed = "008",
+		.prov = PROV_008,
 	},
 	{
 		.id = "clone_rlimit_short", .fs = XFS, .op = OP_CLONE_RANGE, .flags = F_RLIMIT,
@@ -251,7 +248,7 @@
 		.ndest = 1, .dedupe_status = { FILE_DEDUPE_RANGE_SAME },
 		.pins = "4.20 'vfs: skip zero-length dedupe requests': len 0 -> SAME, 0 bytes "
 			"(vfs_dedupe_file_range_one)",
-		.patch = "vfs: skip zero-length dedupe requests",
+		.prov = PROV_DEDUPE_ZERO_LEN,
 	},
 	{
 		.id = "dedupe_eof_both", .fs = XFS, .op = OP_DEDUPE,
@@ -275,7 +272,7 @@
 		.pins = "07d19dc9fbe9: partial EOF block not remapped into mid-dest; request "
 			"shortened (CAN_SHORTEN), bytes_deduped reports len "
 			"(vfs_dedupe_file_range)",
-		.commit = "07d19dc9fbe9",
+		.prov = PROV_COMMIT_07D19DC9FBE9,
 	},
 	{
 		.id = "dedupe_subblock_mid", .fs = XFS, .op = OP_DEDUPE,
@@ -286,7 +283,7 @@
 		.pins = "dceeb47b0ed6/07d19dc9fbe9: a dedupe shortened to 0 bytes changes "
 			"nothing; dest's dirty page cache past the range survives "
 			"(xfs_reflink_remap_prep stops at *len == 0)",
-		.commit = "dceeb47b0ed6 07d19dc9fbe9",
+		.prov = PROV_COMMIT_DCEEB47B0ED6,
 	},
 	{
 		.id = "dedupe_multi", .fs = XFS, .op = OP_DEDUPE,
@@ -309,8 +306,7 @@
 		.ndest = 1,
 		.pins = "seed 009 'vfs: vfs_dedupe_file_range() doesn't return EOPNOTSUPP': ioctl "
 			"-> EOPNOTSUPP (vfs_dedupe_file_range)",
-		.seed = "009",
-		.patch = "vfs: vfs_dedupe_file_range() doesn't return EOPNOTSUPP",
+		.prov = PROV_009_DEDUPE_EOPNOTSUPP,
 	},
 	{
 		.id = "dedupe_src_wronly", .fs = ALL, .op = OP_DEDUPE,
