@@ -25,20 +25,18 @@
  *      hole to EOF), SEEK_HOLE(o) is in [o, EOF];
  *  (6) the bytes past EOF in the EOF page read as zeros through mmap(2).
  * Output is KTAP version 1: one result per case and filesystem, <case>.<fs>;
- * each runs in a child of its own under a timeout (run_isolated).
+ * each runs in a child of its own under a timeout (sg_run_isolated).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -168,7 +166,7 @@ static const char *ename(int e)
 	return buf;
 }
 
-static int setwhy(int rc, const char *fmt, ...)
+SG_PRINTF(2, 3) static int setwhy(int rc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -183,13 +181,6 @@ static unsigned char pat(long long off, int seed)
 }
 
 static const char *fname(int k) { return k ? "b" : "a"; }
-
-static double mono(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return t.tv_sec + t.tv_nsec / 1e9;
-}
 
 static void opdesc(const struct op *o, char *b, size_t n)
 {
@@ -296,21 +287,21 @@ static void seek_map(int k, char *b, size_t n)
 	for (int seg = 0; pos < size && seg < 24 && l < n - 64; seg++) {
 		d = lseek(mf[k].fd, pos, SEEK_DATA);
 		if (d < 0 || d >= size) {
-			l += snprintf(b + l, n - l, " hole [%lld,%lld)%s", pos, size, d < 0 && errno != ENXIO ? "?" : "");
+			l += sg_fmt(b + l, n - l, " hole [%lld,%lld)%s", pos, size, d < 0 && errno != ENXIO ? "?" : "");
 			return;
 		}
 		if (d > pos)
-			l += snprintf(b + l, n - l, " hole [%lld,%lld)", pos, d);
+			l += sg_fmt(b + l, n - l, " hole [%lld,%lld)", pos, d);
 		h = lseek(mf[k].fd, d, SEEK_HOLE);
 		if (h <= d || h > size) {
-			l += snprintf(b + l, n - l, " data [%lld,?) SEEK_HOLE=%lld", d, h);
+			l += sg_fmt(b + l, n - l, " data [%lld,?) SEEK_HOLE=%lld", d, h);
 			return;
 		}
-		l += snprintf(b + l, n - l, " data [%lld,%lld)", d, h);
+		l += sg_fmt(b + l, n - l, " data [%lld,%lld)", d, h);
 		pos = h;
 	}
 	if (pos < size)
-		snprintf(b + l, n - l, " ...");
+		sg_fmt(b + l, n - l, " ...");
 }
 
 /* What FIEMAP (without FIEMAP_FLAG_SYNC) says about file k, as "[a,b) flags ...". */
@@ -335,12 +326,12 @@ static void fiemap_map(int k, char *b, size_t n)
 	for (unsigned i = 0; i < u.fm.fm_mapped_extents && l < n - 100; i++) {
 		const struct fiemap_extent *e = &u.fm.fm_extents[i];
 		unsigned fl = e->fe_flags;
-		l += snprintf(b + l, n - l, " [%llu,%llu)%s%s%s%s", (unsigned long long)e->fe_logical,
-			      (unsigned long long)(e->fe_logical + e->fe_length),
-			      fl & FIEMAP_EXTENT_UNWRITTEN ? " unwritten" : "",
-			      fl & FIEMAP_EXTENT_DELALLOC ? " delalloc" : "",
-			      fl & FIEMAP_EXTENT_SHARED ? " shared" : "",
-			      fl & FIEMAP_EXTENT_LAST ? " last" : "");
+		l += sg_fmt(b + l, n - l, " [%llu,%llu)%s%s%s%s", (unsigned long long)e->fe_logical,
+			    (unsigned long long)(e->fe_logical + e->fe_length),
+			    fl & FIEMAP_EXTENT_UNWRITTEN ? " unwritten" : "",
+			    fl & FIEMAP_EXTENT_DELALLOC ? " delalloc" : "",
+			    fl & FIEMAP_EXTENT_SHARED ? " shared" : "",
+			    fl & FIEMAP_EXTENT_LAST ? " last" : "");
 	}
 	if (!u.fm.fm_mapped_extents)
 		snprintf(b, n, " none");
@@ -349,7 +340,7 @@ static void fiemap_map(int k, char *b, size_t n)
 /* A failed invariant on file k: the reason, and "# " lines with the ops run
  * so far, the file's SEEK_DATA/SEEK_HOLE and FIEMAP maps and whether its
  * bytes are the model's. */
-static int bad(int k, const char *when, const char *fmt, ...)
+SG_PRINTF(3, 4) static int bad(int k, const char *when, const char *fmt, ...)
 {
 	char d[900], ops[2048] = "", map[1200];
 	size_t l = 0;
@@ -362,7 +353,7 @@ static int bad(int k, const char *when, const char *fmt, ...)
 	for (int i = 0; i < opno && i < MAXOPS && l < sizeof(ops) - 200; i++) {
 		char od[200];
 		opdesc(&cur->ops[i], od, sizeof(od));
-		l += snprintf(ops + l, sizeof(ops) - l, "%s%d %s", i ? "; " : "", i + 1, od);
+		l += sg_fmt(ops + l, sizeof(ops) - l, "%s%d %s", i ? "; " : "", i + 1, od);
 	}
 	sg_say("# %s: ops run: %s\n", cname, ops);
 	seek_map(k, map, sizeof(map));
@@ -863,57 +854,52 @@ out:
 	return rc;
 }
 
-/* Each case runs in a child of its own, in its own process group, as
- * sg-syscall runs its cases: one that crashes or hangs (past --timeout,
- * default 30 s) costs that case ("timeout" or "signal N", with what it was
- * doing) and the next case runs. A child that SIGKILL cannot end is stuck in
- * the kernel: the filesystem is then marked gone, and its later cases are
- * skipped naming the case, instead of each waiting out its timeout. */
+/* What a case's child runs (sg_run_isolated): its result as the exit status,
+ * 0 pass, 1 FAIL, 2 SKIP. */
+struct case_run { const struct scase *c; const struct fsent *fs; const char *name; };
+static int case_child(void *arg)
+{
+	const struct case_run *r = arg;
+	int rc;
+
+	cur = r->c;
+	cfs = r->fs;
+	snprintf(cname, sizeof(cname), "%s", r->name);
+	rc = run_case();
+	return rc == 0 ? 0 : rc < 0 ? 2 : 1;
+}
+
+/* Each case runs in a child of its own, in its own process group
+ * (sg_run_isolated), as sg-syscall runs its cases: one that crashes or hangs
+ * (past --timeout, default 30 s) costs that case ("timeout" or "signal N",
+ * with what it was doing) and the next case runs. A child that SIGKILL
+ * cannot end is stuck in the kernel: the filesystem is then marked gone, and
+ * its later cases are skipped naming the case, instead of each waiting out
+ * its timeout. */
 static int run_isolated(const struct scase *c, struct fsent *fs, const char *name, char *why, size_t wn)
 {
-	struct timespec ts = { 0, 100000000 };
-	sigset_t chld;
-	int st = 0, reaped;
-	double end;
-	pid_t pid;
+	struct case_run run = { c, fs, name };
+	struct sg_end end;
+	int st;
 
 	if (fs->gone[0]) {
 		snprintf(why, wn, "%s", fs->gone);
 		return -1;
 	}
 	memset(sh, 0, sizeof(*sh));
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
+	if (sg_run_isolated(case_child, &run, case_timeout, &end)) {
 		snprintf(why, wn, "fork: %s", ename(errno));
 		return -1;
 	}
-	if (pid == 0) {
-		int rc;
-		setpgid(0, 0);
-		cur = c;
-		cfs = fs;
-		snprintf(cname, sizeof(cname), "%s", name);
-		rc = run_case();
-		fflush(stdout);
-		_exit(rc == 0 ? 0 : rc < 0 ? 2 : 1);
-	}
-	setpgid(pid, pid);
-	sigemptyset(&chld);
-	sigaddset(&chld, SIGCHLD);
-	end = mono() + case_timeout;
-	while (!(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end)
-		sigtimedwait(&chld, NULL, &ts);
-	if (reaped && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+	st = end.status;
+	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
 		snprintf(why, wn, "%s", sh->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
-	if (!reaped) {
-		kill(-pid, SIGKILL);
-		for (end = mono() + 5; !(reaped = waitpid(pid, &st, WNOHANG) == pid) && mono() < end;)
-			sigtimedwait(&chld, NULL, &ts);
+	if (end.timed_out) {
 		snprintf(why, wn, "timeout: no result after %d s, %s%s", case_timeout, sh->doing,
-			 reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
-		if (!reaped)
+			 end.reaped ? "; killed" : "; SIGKILL did not end it (stuck in the kernel)");
+		if (!end.reaped)
 			snprintf(fs->gone, sizeof(fs->gone), "%s: a process of %s is stuck in the kernel",
 				 fs->fs.name, name);
 	} else if (WIFSIGNALED(st)) {
@@ -921,7 +907,7 @@ static int run_isolated(const struct scase *c, struct fsent *fs, const char *nam
 	} else {
 		snprintf(why, wn, "case child exited %d", WEXITSTATUS(st));
 	}
-	if (reaped && sh->dir[0])
+	if (end.reaped && sh->dir[0])
 		sg_rm_tree(sh->dir);
 	return 1;
 }
@@ -1002,7 +988,7 @@ int main(int argc, char **argv)
 		char why[PATH_MAX + 128];
 		struct statfs sf;
 		if (sg_fs_check(fss[i].fs.name, fss[i].fs.dir, why, sizeof(why)) || statfs(fss[i].fs.dir, &sf)) {
-			sg_say("Bail out! %s\n", why);
+			sg_ktap_bail("%s", why);
 			return 2;
 		}
 		sg_say("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].fs.name, fss[i].fs.dir,
@@ -1011,14 +997,8 @@ int main(int argc, char **argv)
 	}
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (sh == MAP_FAILED) {
-		sg_say("Bail out! mmap: %s\n", ename(errno));
+		sg_ktap_bail("mmap: %s", ename(errno));
 		return 2;
-	}
-	{	/* SIGCHLD stays pending for run_isolated's sigtimedwait */
-		sigset_t chld;
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
 	}
 	/* two passes over the same (case, fs) list: count, then run */
 	for (int pass = 0; pass < 2; pass++) {
