@@ -34,6 +34,11 @@ def missing_deps_words: .comparison.missing_deps | map("\(.commit) (\(.subject))
 # a kernel of a result's kernels: its bzImage's sha256, short, and its build
 def bzimage_words:
   "bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")";
+# a result's broken stages: "boot patched: stall; tree: failed(2)"
+def broken_words:
+  .broken_stages
+  | map("\(.stage)\(if (.variant // "-") != "-" then " " + .variant else "" end): \(.status)")
+  | join("; ");
 # a result's findings on record, where they are
 def findings_words:
   "Findings on record for this branch, from earlier runs:"
