@@ -18,6 +18,11 @@
 def x: tostring | @html;
 def attrs(o): o | to_entries | map(" \(.key)=\"\(.value | x)\"") | join("");
 def case_failures: ["test-fail", "corruption"];
+# a testcase's start tag, open: what follows ends it
+def case_tag(o): "    <testcase\(attrs(o))";
+# the end of a testcase of one child element, empty or holding text
+def child($tag; o): ">\n      <\($tag)\(attrs(o))/>\n    </testcase>";
+def child($tag; o; text): ">\n      <\($tag)\(attrs(o))>" + text + "</\($tag)>\n    </testcase>";
 . as $r
 | (.reference // false) as $ref
 | def vname(v): if $ref and v == "patched" then "reference" else v end;
@@ -28,33 +33,51 @@ def case_failures: ["test-fail", "corruption"];
    | (($missing | length) + (if ($unreadable | length) > 0 then 1 else 0 end)) as $errors
    | {v: $v, other: $other, missing: $missing, unreadable: $unreadable, errors: $errors,
       tests: ((.tests | length) + 1 + $errors),
-      failures: ($r.totals[$v.name].failed + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
+      failures: ($r.totals[$v.name].failed
+                 + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
 | "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
   "<testsuites\(attrs({name: "stablegate.\($r.branch)",
-    tests: ([$runs[].tests] | add // 0), failures: ([$runs[].failures] | add // 0), errors: ([$runs[].errors] | add // 0)}))>",
+    tests: ([$runs[].tests] | add // 0),
+    failures: ([$runs[].failures] | add // 0),
+    errors: ([$runs[].errors] | add // 0)}))>",
   ($runs[] | .v as $v | .other as $other | .unreadable as $unreadable
    | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\(vname($v.name))",
        tests, failures, errors, skipped: $r.totals[$v.name].skipped,
        time: ($v.boot.BOOT_SECONDS // 0),
        timestamp: ($r.started // ""), hostname: "qemu-\($r.accelerator // "none")"}))>",
      "    <properties>",
-     ({branch: $r.branch, role: (if $ref then "reference" else "branch" end), run: $r.run_id, variant: vname($v.name), verdict: $r.verdict,
+     ({branch: $r.branch, role: (if $ref then "reference" else "branch" end),
+       run: $r.run_id, variant: vname($v.name), verdict: $r.verdict,
        tree: "\($r.tree.package // $r.tree.source) \($r.tree.version // "")",
        kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed}
       | to_entries[] | "      <property\(attrs({name: .key, value: .value}))/>"),
      "    </properties>",
      ($v.tests[]
-      | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))"
-        + (if .status == "fail" then ">\n      <failure\(attrs({message: .reason, type: (if $ref then "mainline-finding" else "fail" end)}))/>\n    </testcase>"
-           elif .status == "skip" then ">\n      <skipped\(attrs({message: .reason}))/>\n    </testcase>"
+      | case_tag({classname: "stablegate.\(.suite)", name: .name})
+        + (if .status == "fail" then
+             child("failure";
+                   {message: .reason, type: (if $ref then "mainline-finding" else "fail" end)})
+           elif .status == "skip" then child("skipped"; {message: .reason})
            else "/>" end)),
-     (.missing[] | "    <testcase\(attrs({classname: "stablegate.\(.suite)", name: .name}))>\n      <error\(attrs({message: "no result on \(vname($v.name)) (baseline: \(.baseline)): missing, not passing", type: "missing"}))/>\n    </testcase>"),
+     (.missing[]
+      | case_tag({classname: "stablegate.\(.suite)", name: .name})
+        + child("error";
+                {message: ("no result on \(vname($v.name)) (baseline: \(.baseline)):"
+                           + " missing, not passing"),
+                 type: "missing"})),
      (if ($unreadable | length) == 0 then empty
-      else "    <testcase classname=\"stablegate.harness\" name=\"results.tsv\">\n      <error\(attrs({message: "results.tsv: \($unreadable | length) of its lines cannot be read (no result)", type: "unreadable"}))>"
-           + ([$unreadable[] | x] | join("\n")) + "</error>\n    </testcase>" end),
-     "    <testcase classname=\"stablegate.kernel\" name=\"console\""
+      else case_tag({classname: "stablegate.harness", name: "results.tsv"})
+        + child("error";
+                {message: ("results.tsv: \($unreadable | length) of its lines cannot be read"
+                           + " (no result)"),
+                 type: "unreadable"};
+                [$unreadable[] | x] | join("\n")) end),
+     case_tag({classname: "stablegate.kernel", name: "console"})
        + (if ($other | length) == 0 then "/>"
-          else ">\n      <failure\(attrs({message: "\($other | length) kernel, boot or harness failures: \([$other[].kind] | unique | join(", "))", type: "kernel"}))>"
-               + ([$other[] | "\(.kind): \(.detail)" | x] | join("\n")) + "</failure>\n    </testcase>" end),
+          else child("failure";
+                     {message: ("\($other | length) kernel, boot or harness failures:"
+                                + " \([$other[].kind] | unique | join(", "))"),
+                      type: "kernel"};
+                     [$other[] | "\(.kind): \(.detail)" | x] | join("\n")) end),
      "  </testsuite>"),
   "</testsuites>"

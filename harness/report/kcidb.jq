@@ -20,66 +20,89 @@
 # (KCIDB forbids it): a missing value is left out.
 def origin: "stablegate";
 def clean: with_entries(select(.value != null and .value != "" and .value != {} and .value != []));
-def rfc3339: if type == "string" and test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
-	then . else null end;
+def rfc3339:
+  if type == "string"
+     and test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}"
+              + "(\\.[0-9]+)?(Z|[+-][0-9]{2}:[0-9]{2})$")
+  then . else null end;
 def pathpart: gsub("[^.a-zA-Z0-9_-]"; "_");
+# a case's test path, stablegate.<suite>.<case>
+def case_path: "stablegate.\(.suite | pathpart).\(.name | pathpart)";
+# where a variant's tests ran
+def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no network device"};
 . as $r
 | "\(origin):\($r.branch):\($r.run_id)" as $base
 | ($r.stages // []) as $stages
 # a stage's status for a variant: "ok", "failed(N)" or null (did not run)
-| def stage($s; $v): [$stages[] | select(.stage == $s and (.variant == $v or .variant == "-"))][-1].status // null;
+| def stage($s; $v):
+    [$stages[] | select(.stage == $s and (.variant == $v or .variant == "-"))][-1].status // null;
   def seconds($s; $v): [$stages[] | select(.stage == $s and .variant == $v)][-1].seconds // null;
   ($r.comparison.known_divergences // [] | map(.suite + "/" + .name)) as $waived
 | ["baseline", "patched"] as $variants
-| [$variants[] as $v | $r.variants[$v] // {} | select(.present // false) | {v: $v, x: .}] as $present
+| [$variants[] as $v | $r.variants[$v] // {}
+   | select(.present // false) | {v: $v, x: .}] as $present
 | {
   version: {major: 4, minor: 3},
   checkouts: [$present[] | .v as $v
     | ([stage("tree"; "-"), stage("series"; $v)] | all(. == null or . == "ok")) as $ok
     | {id: "\($base):\($v)", origin: origin,
        tree_name: (if $r.reference then "mainline" else "linux-\($r.branch).y" end),
-       git_commit_name: (if ($r.tree.kernel_version // "") != "" then "v\($r.tree.kernel_version)" else null end),
-       patchset_hash: (if $v == "patched" and $patchset_hash != "" then $patchset_hash else null end),
-       comment: (([$r.tree.package, $r.tree.version] | map(select(. != null and . != "")) | join(" "))
-         + (if $v == "baseline" then ", \($r.series.baseline)" else ", the series applied (\($r.series.patches | length) patches)" end)),
+       git_commit_name: (if ($r.tree.kernel_version // "") != "" then "v\($r.tree.kernel_version)"
+                         else null end),
+       patchset_hash: (if $v == "patched" and $patchset_hash != "" then $patchset_hash
+                       else null end),
+       comment: (([$r.tree.package, $r.tree.version] | map(select(. != null and . != ""))
+                  | join(" "))
+         + (if $v == "baseline" then ", \($r.series.baseline)"
+            else ", the series applied (\($r.series.patches | length) patches)" end)),
        start_time: ($r.started | rfc3339),
        valid: $ok,
        misc: {branch: $r.branch, run_id: $r.run_id, variant: $v, verdict: $r.verdict,
-              series_hash: $r.series.hash, candidate: $r.series.candidate, tree_source: $r.tree.source} | clean}
+              series_hash: $r.series.hash, candidate: $r.series.candidate,
+              tree_source: $r.tree.source} | clean}
       | clean],
   builds: [$present[] | .v as $v | select(stage("config"; $v) != null or stage("build"; $v) != null)
     | ([stage("config"; $v), stage("build"; $v)] | all(. == "ok")) as $ok
     | {id: "\($base):\($v)", checkout_id: "\($base):\($v)", origin: origin,
        architecture: "x86_64",
-       config_name: ("tinyconfig+stablegate" + (if $r.debug_profile then "+\($r.debug_profile)" else "" end)),
-       duration: ([seconds("config"; $v), seconds("build"; $v)] | map(select(type == "number")) | if length > 0 then add else null end),
+       config_name: ("tinyconfig+stablegate"
+                     + (if $r.debug_profile then "+\($r.debug_profile)" else "" end)),
+       duration: ([seconds("config"; $v), seconds("build"; $v)] | map(select(type == "number"))
+                  | if length > 0 then add else null end),
        valid: $ok,
        comment: (if $ok then null else
-         ([$r.stage_errors[]? | select(startswith("config \($v):") or startswith("build \($v):"))][0]
-          // "the \(if stage("config"; $v) != "ok" then "config" else "build" end) stage \(stage("build"; $v) // stage("config"; $v))") end),
+         ([$r.stage_errors[]?
+           | select(startswith("config \($v):") or startswith("build \($v):"))][0]
+          // "the \(if stage("config"; $v) != "ok" then "config" else "build" end) stage"
+             + " \(stage("build"; $v) // stage("config"; $v))") end),
        misc: {variant: $v, kernel_version: $r.tree.kernel_version,
               bzimage_sha256: ([$r.kernels[]? | select(.variant == $v) | .sha256][0] // null),
-              bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null)} | clean}
+              bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null)}
+             | clean}
       | clean],
   tests: [$present[] | .v as $v | .x as $x | select(stage("build"; $v) == "ok")
     | "\($base):\($v)" as $build
     | ($x.boot.BOOT_STATUS // null) as $boot
     | (if $boot == null then empty else
         {id: "\($build):boot", build_id: $build, origin: origin, path: "stablegate.boot",
-         status: (if $boot == "ok" then "PASS" elif $boot == "stall" or $boot == "timeout" then "FAIL" else "ERROR" end),
+         status: (if $boot == "ok" then "PASS"
+                  elif $boot == "stall" or $boot == "timeout" then "FAIL"
+                  else "ERROR" end),
          duration: ($x.boot.BOOT_SECONDS // null | tonumber? // null),
          comment: (if $boot == "ok" then null else "boot status \($boot)" end),
-         environment: {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no network device"},
+         environment: environment($x),
          misc: ({seed: $r.seed, soak_ops: $r.soak_ops} | clean)} | clean end),
       ($x.tests | to_entries[] | .key as $i | .value
        | {id: "\($build):\($i)", build_id: $build, origin: origin,
-          path: "stablegate.\(.suite | pathpart).\(.name | pathpart)",
+          path: case_path,
           status: (if .status == "pass" then "PASS" elif .status == "skip" then "SKIP"
-                   elif (.reason // "") | test("^(timeout|hung):|^signal [0-9]+|^exit ") then "ERROR"
+                   elif (.reason // "") | test("^(timeout|hung):|^signal [0-9]+|^exit ") then
+                     "ERROR"
                    else "FAIL" end),
-          waived: ("\(.suite)/\(.name)" as $k | if .status == "fail" and ($waived | index([$k])) then true else null end),
+          waived: ("\(.suite)/\(.name)" as $k
+                   | if .status == "fail" and ($waived | index([$k])) then true else null end),
           comment: (if (.reason // "") != "" then .reason else null end),
-          environment: {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no network device"},
+          environment: environment($x),
           misc: {suite: .suite, case: .name, variant: $v} }
        | clean),
       ($x.failures // [] | to_entries[]
@@ -88,14 +111,17 @@ def pathpart: gsub("[^.a-zA-Z0-9_-]"; "_");
           path: "stablegate.kernel.\(.value.kind | pathpart)", status: "FAIL",
           comment: (.value.detail | .[0:1000]), misc: {variant: $v}}
        | clean),
-      (if $v == "patched" then $r.comparison.missing // [] else [] end | to_entries[] | .key as $i | .value
+      (if $v == "patched" then $r.comparison.missing // [] else [] end
+       | to_entries[] | .key as $i | .value
        | {id: "\($build):missing:\($i)", build_id: $build, origin: origin,
-          path: "stablegate.\(.suite | pathpart).\(.name | pathpart)", status: "MISS",
+          path: case_path, status: "MISS",
           comment: "no result on patched (baseline: \(.baseline)): missing, not passing",
           misc: {suite: .suite, case: .name, variant: $v}}),
       ($x.unreadable // [] | select(length > 0)
-       | {id: "\($build):results", build_id: $build, origin: origin, path: "stablegate.results", status: "ERROR",
-          comment: ("results.tsv: \(length) of its lines cannot be read (no result): " + join("; ") | .[0:1000]),
+       | {id: "\($build):results", build_id: $build, origin: origin,
+          path: "stablegate.results", status: "ERROR",
+          comment: ("results.tsv: \(length) of its lines cannot be read (no result): "
+                    + join("; ") | .[0:1000]),
           misc: {variant: $v}})
   ]
 }

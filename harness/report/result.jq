@@ -1,16 +1,24 @@
 # harness/report/report: result.json - the run's stages, both variants, the
 # comparison patched against baseline (a case missing on patched among it)
 # and the verdict under STABLE-POLICY.md.
-# jq -n with --argjson env stages errors baseline patched divergences patches failed_mail kernel_kinds
-# findings deps kconfig_branch deps_base deps_patched reference patch_info
-# findings_items masked bisect minimised, --slurpfile steps, --arg findings_at
-def key: .suite + "/" + .name;
+# jq -n -L harness/report with --argjson env stages errors baseline patched
+# divergences patches failed_mail kernel_kinds findings deps kconfig_branch
+# deps_base deps_patched reference patch_info findings_items masked bisect
+# minimised, --slurpfile steps, --arg findings_at
+include "common";
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
 def kernel: [.failures[] | select(.kind | IN($kernel_kinds[]))];
 def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no-results")];
+# a variant that was there and not skipped
+def ran: .present and (.skipped | not);
+# a prefix's number: prefix-K is K
+def prefix_k: .name | ltrimstr("prefix-") | tonumber;
+# the keys of the cases (bykey) whose status went from $from in $before to $to
+def turned($before; $from; $to):
+  [to_entries[] | select($before[.key].status == $from and .value.status == $to) | .key];
 ($baseline.tests | bykey) as $b | ($patched.tests | bykey) as $p
-| ($baseline.present and ($baseline.skipped | not)) as $have_base
+| ($baseline | ran) as $have_base
 | ($divergences | map({(.test): .}) | add // {}) as $known
 # A case that baseline ran and the patched kernel, which finished its boot,
 # gave no result for is missing: a lost result, never a pass. Unless the
@@ -20,12 +28,14 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
 | [$patched.failures[] | select(.kind == "fs-error") | .detail
    | capture("^fs (?<fs>[a-z0-9]+) down before").fs] as $down
 | [$patched.tests[] | select(.name == .suite and .status == "skip") | .suite] as $skipped_suites
-| [if $have_base and $patched.boot.BOOT_STATUS == "ok" then $baseline.tests[] | select($p[key] == null)
-   | (.name | split(".") | last) as $fs | .suite as $s
-   | {suite, name, baseline: .status,
-      why: (if $down | any(. == $fs) then "fs \($fs) down on the patched kernel"
-            elif $skipped_suites | any(. == $s) then "suite \($s) skipped on the patched kernel"
-            else null end)} else empty end] as $unrun
+| [if $have_base and $patched.boot.BOOT_STATUS == "ok" then
+     $baseline.tests[] | select($p[key] == null)
+     | (.name | split(".") | last) as $fs | .suite as $s
+     | {suite, name, baseline: .status,
+        why: (if $down | any(. == $fs) then "fs \($fs) down on the patched kernel"
+              elif $skipped_suites | any(. == $s) then "suite \($s) skipped on the patched kernel"
+              else null end)}
+   else empty end] as $unrun
 | [$unrun[] | select(.why == null) | del(.why)] as $missing
 # Each dependency as the probes found it: present in the tree as given,
 # brought by the series (then carried or replaced, as the row says), or
@@ -43,42 +53,60 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
       failed_probe: ($deps_patched[$i].failed // "")}] as $depres
 # Per-patch proof: patch K is judged on the cases prefixes K-1 and K both
 # ran (prefix 0 = baseline, N = patched, the others from harness/drivers/evidence).
-| def usable: .present and (.skipped | not) and ((.tests // []) | length) > 0;
+| def usable: ran and ((.tests // []) | length) > 0;
   ($patches | length) as $np
-| ([{k: 0, v: $baseline}] + [$steps[] | {k: (.name | ltrimstr("prefix-") | tonumber), v: .}] + [{k: $np, v: $patched}]
+| ([{k: 0, v: $baseline}]
+   + [$steps[] | {k: prefix_k, v: .}]
+   + [{k: $np, v: $patched}]
    | map({(.k | tostring): .v}) | add) as $at
 | ($masked | map({(.number): .reason}) | add // {}) as $why
 | [range(1; $np + 1) as $k | $patches[$k - 1] as $name
    | $at[($k - 1) | tostring] as $a | $at[$k | tostring] as $c
    | if ($a | usable) and ($c | usable) then
        ($a.tests | bykey) as $ta | ($c.tests | bykey) as $tc
-       | [$tc | to_entries[] | select($ta[.key].status == "fail" and .value.status == "pass") | .key] as $flips
+       | ($tc | turned($ta; "fail"; "pass")) as $flips
        | ($a | kernel | map(.detail)) as $ka
-       | ([$tc | to_entries[] | select($ta[.key].status == "pass" and .value.status == "fail") | .key]
-          + [$c | kernel[] | select(.detail as $d | $ka | index([$d]) | not) | "\(.kind): \(.detail)"]) as $breaks
+       | (($tc | turned($ta; "pass"; "fail"))
+          + [$c | kernel[] | select(.detail as $d | $ka | index([$d]) | not)
+             | "\(.kind): \(.detail)"]) as $breaks
        | {k: $k, patch: $name, flips: $flips, breaks: $breaks,
-          status: (if ($breaks | length) > 0 then "harmful" elif ($flips | length) > 0 then "proven" else "masked" end),
+          status: (if ($breaks | length) > 0 then "harmful"
+                   elif ($flips | length) > 0 then "proven"
+                   else "masked" end),
           reason: (if ($breaks + $flips | length) > 0 then null
-                   else $why["000\($k)"[-4:]] // "no case flips, and NOTES.md gives no reason" end),
+                   else $why["000\($k)"[-4:]]
+                        // "no case flips, and NOTES.md gives no reason" end),
           compared: [$tc | keys[] | select($ta[.])] | length}
      else {k: $k, patch: $name, status: "not run", flips: [], breaks: [], compared: 0,
            reason: "prefix \(if ($a | usable) then $k else $k - 1 end) has no results"}
      end] as $proof
-| ($bisect | map({(.suite + "/" + .name): .}) | add // {}) as $bis
+| ($bisect | bykey) as $bis
 | [$p | to_entries[] | select(.value.status == "fail") | .value] as $pfail
 | {
-  regressions: (if $have_base then [$pfail[] | select($b[key].status == "pass")
-    | (key as $kk | $bis[$kk]) as $x
-    | if $x then . + {introduced_by: {k: ($x.k | tonumber), patch: $x.patch,
-        booted: ($x.booted | split(" ") | map(select(. != ""))),
-        commands: ["prefix-\(($x.k | tonumber) - 1)  # last good", "prefix-\($x.k)  # first bad: + \($x.patch)"]
-          | map("SUITES=\($x.suite) harness/drivers/kernel reports/\($env.BRANCH)/\($env.RUN_ID) " + .)}}
-      else . end] else [] end),
-  fixes: (if $have_base then [$b | to_entries[] | .value | select(.status == "fail" and $p[key].status == "pass")] else [] end),
-  new_skips: (if $have_base then [$p | to_entries[] | .value | select(.status == "skip" and ($b[key].status // "skip") != "skip")] else [] end),
-  known_divergences: [$pfail[] | select($known[key]) | . + {why: $known[key].reason, evidence: $known[key].evidence}],
+  regressions: (if $have_base then
+    [$pfail[] | select($b[key].status == "pass")
+     | (key as $kk | $bis[$kk]) as $x
+     | if $x then . + {introduced_by: {
+           k: ($x.k | tonumber), patch: $x.patch,
+           booted: ($x.booted | split(" ") | map(select(. != ""))),
+           commands: ["prefix-\(($x.k | tonumber) - 1)  # last good",
+                      "prefix-\($x.k)  # first bad: + \($x.patch)"]
+             | map("SUITES=\($x.suite) harness/drivers/kernel"
+                   + " reports/\($env.BRANCH)/\($env.RUN_ID) " + .)}}
+       else . end]
+    else [] end),
+  fixes: (if $have_base then
+            [$b | to_entries[] | .value | select(.status == "fail" and $p[key].status == "pass")]
+          else [] end),
+  new_skips: (if $have_base then
+                [$p | to_entries[] | .value
+                 | select(.status == "skip" and ($b[key].status // "skip") != "skip")]
+              else [] end),
+  known_divergences: [$pfail[] | select($known[key])
+                      | . + {why: $known[key].reason, evidence: $known[key].evidence}],
   unexplained: [$pfail[] | select($known[key] | not)
-                | . + {baseline: ($b[key].status // (if $have_base then "absent" else "not run" end)),
+                | . + {baseline: ($b[key].status
+                                  // (if $have_base then "absent" else "not run" end)),
                        baseline_reason: ($b[key].reason // null)}],
   corruption: [$patched.failures[] | select(.kind == "corruption")],
   kernel_failures: ($patched | kernel),
@@ -87,21 +115,29 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   missing: $missing,
   not_run: [$unrun[] | select(.why != null)]
 } as $cmp
-| ([$stages[] | select(.status != "ok" and .stage != "scan" and .stage != "boot" and .stage != "bisect" and .stage != "minimise"
-                        and (.variant | startswith("prefix-") | not))]
-   + [[$baseline, $patched][] | select(.present and (.skipped | not) and (.boot.BOOT_STATUS // "none") != "ok")
+| ([$stages[]
+    | select(.status != "ok"
+             and .stage != "scan" and .stage != "boot" and .stage != "bisect"
+             and .stage != "minimise"
+             and (.variant | startswith("prefix-") | not))]
+   + [[$baseline, $patched][] | select(ran and (.boot.BOOT_STATUS // "none") != "ok")
       | {stage: "boot", variant: .name, status: (.boot.BOOT_STATUS // "not run")}]
    + [[$baseline, $patched][] | .name as $v | harness_errors[]
       | {stage: "suites", variant: $v, status: "\(.kind): \(.detail)"}]
    + [$missing | select(length > 0) | map(key) as $k
       | {stage: "results", variant: "patched",
-         status: "no result for \($k | length) case\(if ($k | length) > 1 then "s" else "" end) baseline ran (missing, not passing): \($k[0:5] | join(", "))\(if ($k | length) > 5 then ", ..." else "" end)"}]
+         status: ("no result for \($k | length) case\(if ($k | length) > 1 then "s" else "" end)"
+                  + " baseline ran (missing, not passing): \($k[0:5] | join(", "))"
+                  + (if ($k | length) > 5 then ", ..." else "" end))}]
    + [[$baseline, $patched][] | .unreadable as $u | select(($u | length) > 0)
       | {stage: "results", variant: .name,
-         status: "\($u | length) unreadable line\(if ($u | length) > 1 then "s" else "" end): \($u[0:3] | join("; "))\(if ($u | length) > 3 then "; ..." else "" end)"}]) as $broken
+         status: ("\($u | length) unreadable line\(if ($u | length) > 1 then "s" else "" end)"
+                  + ": \($u[0:3] | join("; "))"
+                  + (if ($u | length) > 3 then "; ..." else "" end))}]) as $broken
 | (if ($broken | length) > 0 then "INCONCLUSIVE"
    elif ($patched.tests | length) == 0 then "INCONCLUSIVE"
-   elif ($cmp.regressions + $cmp.unexplained + $cmp.corruption + $cmp.kernel_failures + $cmp.missing_deps | length) > 0 then "UNSAFE"
+   elif ($cmp.regressions + $cmp.unexplained + $cmp.corruption + $cmp.kernel_failures
+         + $cmp.missing_deps | length) > 0 then "UNSAFE"
    else "SAFE" end) as $verdict
 | {
   schema: "stablegate-result/1",
@@ -116,7 +152,8 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   series: {hash: $env.SERIES_HASH, in_tree: ($env.SERIES_IN_TREE == "yes"),
            candidate: (if ($env.CANDIDATE // "") == "" then null else $env.CANDIDATE end),
            baseline: (if $env.SERIES_IN_TREE == "yes" then "tree with the series reverse-applied"
-                      elif ($env.CANDIDATE // "") != "" then "tree as shipped, without the candidate"
+                      elif ($env.CANDIDATE // "") != "" then
+                        "tree as shipped, without the candidate"
                       else "tree as given" end),
            patches: $patches},
   failed_mail: $failed_mail,
@@ -126,13 +163,15 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
   stages: [$stages[] | .seconds = (.seconds | tonumber? // .)],
   stage_errors: $errors,
   variants: {baseline: $baseline, patched: $patched},
-  totals: ([$baseline, $patched] | map(select(.present and (.skipped | not))
+  totals: ([$baseline, $patched] | map(select(ran)
            | {(.name): {passed: count("pass"), failed: count("fail"), skipped: count("skip"),
                         kernel_failures: (kernel | length)}}) | add // {}),
   comparison: $cmp,
   evidence: {steps: [$at | to_entries[] | .value as $v | select($v.present)
-                     | {k: (.key | tonumber), variant: $v.name, boot: ($v.boot.BOOT_STATUS // "not run"),
-                        passed: ($v | count("pass")), failed: ($v | count("fail")), skipped: ($v | count("skip"))}]
+                     | {k: (.key | tonumber), variant: $v.name,
+                        boot: ($v.boot.BOOT_STATUS // "not run"),
+                        passed: ($v | count("pass")), failed: ($v | count("fail")),
+                        skipped: ($v | count("skip"))}]
                     | sort_by(.k),
              # each patch as it names itself (harness/report/patch-info.awk), and its proof
              patches: [$proof[] | (.k - 1) as $i | {k, patch} + ($patch_info[$i] // {}) + .]},
@@ -150,9 +189,10 @@ def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no
      kernel_version: (.KERNEL_VERSION // null), bound: num("BOUND")}],
   # every kernel the run booted, by the sha256 of its bzImage (kept in
   # $STABLEGATE_CACHE/kernels/<sha256>.bzImage: harness/drivers/kernel)
-  kernels: ([[$baseline, $patched][], ($steps | sort_by(.name | ltrimstr("prefix-") | tonumber))[]
-             | select(.present and (.skipped | not)) | select(.boot.KERNEL_SHA256)
-             | {variant: .name, sha256: .boot.KERNEL_SHA256, built: (.boot.KERNEL_BUILT // null),
+  kernels: ([[$baseline, $patched][], ($steps | sort_by(prefix_k))[]
+             | select(ran) | select(.boot.KERNEL_SHA256)
+             | {variant: .name, sha256: .boot.KERNEL_SHA256,
+                built: (.boot.KERNEL_BUILT // null),
                 banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null)}]
            + [$minimised[] | select((.KERNEL_SHA256 // "") != "")
               | {variant: "\(.variant) (minimiser, \(.FS))", sha256: .KERNEL_SHA256,

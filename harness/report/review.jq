@@ -9,10 +9,8 @@
 # path, a URL) is never broken and stands on a line of its own.
 # The reference branch (mainline) is worded as one: no series, no baseline,
 # its failures are mainline's own findings.
+include "common";
 def W: 72;
-def n(a): a | length;
-def plural(w): "\(.) \(w)" + (if . == 1 then "" elif (w | test("(ch|sh|s|x)$")) then "es" else "s" end);
-def key: .suite + "/" + .name;
 def keys_of(a): a | map(key) | join(", ");
 # fill(width; first; rest): the string's words filled to width columns,
 # the first line after first, the next ones after rest.
@@ -27,17 +25,25 @@ def para($first; $rest): fill(W; $first; $rest);
 # trailing "# comment" goes on the line before it
 def command: (index(" #") // null) as $i
   | (if $i then .[$i + 2:] | fill(W; "    # "; "    # ") else empty end),
-    ([if $i then .[:$i] else . end | fill(W - 2; "    "; "      ")] | (.[:-1][] | . + " \\"), .[-1]);
+    ([if $i then .[:$i] else . end | fill(W - 2; "    "; "      ")]
+     | (.[:-1][] | . + " \\"), .[-1]);
 def text: para(""; "");
 def item: para("* "; "  ");
 def sub_item: para("  "; "    ");
-def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
-  else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
 def baseline_words: "baseline (\(.series.baseline))";
-def patches: .evidence.patches // [.series.patches | to_entries[] | {k: (.key + 1), patch: .value, status: "not run", flips: [], breaks: []}];
+# a patch's number in the series, as its file name starts: 0001
+def patch_number: "000\(.k)"[-4:];
+def patches:
+  .evidence.patches
+  // [.series.patches | to_entries[]
+      | {k: (.key + 1), patch: .value, status: "not run", flips: [], breaks: []}];
 def upstream_words:
   if has("upstream") | not then "(its upstream commit is not in this result.json)"
-  elif .upstream then "(upstream \(if .release then .release + " " else "" end)\(if .upstream_via == "merge" then "merge " else "" end)\(.upstream[0:12]))"
+  elif .upstream then
+    "(upstream "
+    + (if .release then .release + " " else "" end)
+    + (if .upstream_via == "merge" then "merge " else "" end)
+    + "\(.upstream[0:12]))"
   elif .seed then "(seed \(.seed), no upstream commit of its own)"
   else "(no upstream commit named in the patch)" end;
 def some(a): (a[0:3] | join(", ")) + (if n(a) > 3 then ", ..." else "" end);
@@ -47,7 +53,9 @@ def proof_words:
     + (if n(.flips) > 0 then "; flips \(n(.flips))" else "" end)
   elif .status == "masked" then "masked: \(.reason // "no case flips")"
   else "not run" end;	# (why: the line after the list)
-def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed), fail \(t.failed), skip \(t.skipped), kernel failures \(t.kernel_failures)";
+def kernel_words(t):
+  "total \(t.passed + t.failed + t.skipped), pass \(t.passed), fail \(t.failed),"
+  + " skip \(t.skipped), kernel failures \(t.kernel_failures)";
 (.reference // false) as $ref
 | def ref: $ref;
   def vname(v): if $ref and v == "patched" then "mainline" else v end;
@@ -58,52 +66,86 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
 | ($c.kernel_failures + $c.corruption) as $kc
 | (if .verdict == "INCONCLUSIVE" then
      "INCONCLUSIVE under STABLE-POLICY.md rule 1: the run cannot support a decision: "
-     + (if n(.broken_stages) > 0 then (.broken_stages | map("\(.stage)\(if (.variant // "-") != "-" then " " + .variant else "" end): \(.status)") | join("; "))
+     + (if n(.broken_stages) > 0 then broken_words
         else "the patched kernel reported no test result" end) + "."
    elif .verdict == "UNSAFE" then
-     "UNSAFE under STABLE-POLICY.md rule 2\(if ref then ", applied to the reference" else "" end): "
-     + ([(if ref and n($c.unexplained) > 0 then "mainline itself fails \(n($c.unexplained) | plural("case")) (mainline's own findings: the reference has no divergences to list)" else empty end),
-         (if n($c.regressions) > 0 then "\(n($c.regressions) | plural("regression")) (pass on baseline, fail patched)" else empty end),
-         (if n($c.unexplained) > 0 and (ref | not) then "\(n($c.unexplained) | plural("failing case")) not listed in divergences.tsv" else empty end),
-         (if n($c.corruption) > 0 then "\(n($c.corruption) | plural("soak corruption"))" else empty end),
-         (if n($c.kernel_failures) > 0 then "\(n($c.kernel_failures) | plural("kernel failure")) on the console" else empty end),
-         (if n($c.missing_deps) > 0 then "\(n($c.missing_deps) | plural("missing dependency")) (deps.tsv)" else empty end)]
+     "UNSAFE under STABLE-POLICY.md rule 2"
+     + (if ref then ", applied to the reference" else "" end) + ": "
+     + ([(if ref and n($c.unexplained) > 0 then
+            "mainline itself fails \(n($c.unexplained) | plural("case"))"
+            + " (mainline's own findings: the reference has no divergences to list)"
+          else empty end),
+         (if n($c.regressions) > 0 then
+            "\(n($c.regressions) | plural("regression")) (pass on baseline, fail patched)"
+          else empty end),
+         (if n($c.unexplained) > 0 and (ref | not) then
+            "\(n($c.unexplained) | plural("failing case")) not listed in divergences.tsv"
+          else empty end),
+         (if n($c.corruption) > 0 then
+            "\(n($c.corruption) | plural("soak corruption"))"
+          else empty end),
+         (if n($c.kernel_failures) > 0 then
+            "\(n($c.kernel_failures) | plural("kernel failure")) on the console"
+          else empty end),
+         (if n($c.missing_deps) > 0 then
+            "\(n($c.missing_deps) | plural("missing dependency")) (deps.tsv)"
+          else empty end)]
         | join("; ")) + "."
    else
      "SAFE under STABLE-POLICY.md rule 3: none of rule 2 holds: no regression, "
-     + (if n($c.known_divergences) > 0 then "\(n($c.known_divergences) | plural("failing case")), \(if n($c.known_divergences) == 1 then "" else "each " end)listed in divergences.tsv" else "no failing case" end)
+     + (if n($c.known_divergences) > 0 then
+          "\(n($c.known_divergences) | plural("failing case")),"
+          + " \(if n($c.known_divergences) == 1 then "" else "each " end)"
+          + "listed in divergences.tsv"
+        else "no failing case" end)
      + ", no soak corruption, no kernel failure, no missing dependency."
    end) as $verdict_words
 |
 # -- the result in a line, LKFT's opening --
 (if ref then
-  ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on mainline, the reference: \(tree_label), Linux \(.tree.kernel_version). The suites' expectations are this tree's behaviour: there is no series, no baseline and nothing to compare." | text),
+  ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on mainline, the reference:"
+   + " \(tree_label), Linux \(.tree.kernel_version)."
+   + " The suites' expectations are this tree's behaviour:"
+   + " there is no series, no baseline and nothing to compare."
+   | text),
   "",
   ((if .verdict == "INCONCLUSIVE" then "No result: the run is INCONCLUSIVE."
     elif n($c.unexplained + $kc) == 0 then "Mainline meets every expectation of the suites."
-    else "Mainline fails \(n($c.unexplained) | plural("case")) of its own expectations\(if n($kc) > 0 then " and shows \(n($kc) | plural("kernel failure"))" else "" end): mainline's own findings, not regressions." end) | text)
+    else "Mainline fails \(n($c.unexplained) | plural("case")) of its own expectations"
+      + (if n($kc) > 0 then " and shows \(n($kc) | plural("kernel failure"))" else "" end)
+      + ": mainline's own findings, not regressions." end)
+   | text)
  else
-  ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on \(.branch): \(tree_label), Linux \(.tree.kernel_version)\(if .series.candidate then ", candidate \(.series.candidate)" else "" end)." | text),
+  ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on \(.branch):"
+   + " \(tree_label), Linux \(.tree.kernel_version)"
+   + (if .series.candidate then ", candidate \(.series.candidate)" else "" end) + "."
+   | text),
   "",
   ((if .verdict == "INCONCLUSIVE" then "No result: the run is INCONCLUSIVE."
-    elif n($c.regressions) > 0 then "\(n($c.regressions) | plural("regression")) on x86_64 compared to \(baseline_words): \(.verdict)."
+    elif n($c.regressions) > 0 then
+      "\(n($c.regressions) | plural("regression")) on x86_64"
+      + " compared to \(baseline_words): \(.verdict)."
     elif .variants.baseline.skipped then "No baseline (the series is empty): \(.verdict)."
-    else "No regressions on x86_64 compared to \(baseline_words): \(.verdict)." end) | text)
+    else "No regressions on x86_64 compared to \(baseline_words): \(.verdict)." end)
+   | text)
  end),
 "",
 "## Build",
 ("tree: \(tree_label), Linux \(.tree.kernel_version)" | item),
-("config: x86_64 tinyconfig + harness/kconfig\(if .kconfig_branch then " + backports/\(.branch)/branch.config" else "" end)\(if .debug_profile then " + debug/\(.debug_profile)" else "" end) (SLUB, KALLSYMS, SMP; lockdep, DEBUG_LIST, XFS_WARN, hung-task and soft-lockup detectors)" | item),
+("config: \(config_words)" | item),
 (if ref then empty else
-  ("series: \(if .series.candidate then "candidate \(.series.candidate), " else "" end)\(.series.patches | length | plural("patch")), hash \(.series.hash)" | item),
+  ("series: \(series_words)" | item),
   ("baseline: \(.series.baseline)" | item) end),
 ("run: \(.run_id), seed \(.seed), QEMU \(.accelerator // "-")" | item),
-((.kernels // [])[] | ("kernel \(.variant): bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")" | item)),
-(if .failed_mail then ("does not apply: \(.failed_mail) in the run dir holds the reject in the stable bot's form" | item) else empty end),
+((.kernels // [])[] | ("kernel \(.variant): " + bzimage_words | item)),
+(if .failed_mail then
+   ("does not apply: \(.failed_mail) in the run dir holds the reject in the stable bot's form"
+    | item)
+ else empty end),
 (if ref then empty else
   "",
   "## Patches",
-  (patches[] | "\("000\(.k)"[-4:]) \(.subject // .patch) \(upstream_words): \(proof_words)" | item),
+  (patches[] | "\(patch_number) \(.subject // .patch) \(upstream_words): \(proof_words)" | item),
   (if (patches | all(.status == "not run")) and n(patches) > 0 then
      ("Per-patch proof not run: only baseline and patched were booted." | text) else empty end),
   "",
@@ -111,62 +153,104 @@ def kernel_words(t): "total \(t.passed + t.failed + t.skipped), pass \(t.passed)
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
    elif n($c.regressions) == 0 then "none"
    else ($c.regressions[] | ("\(key): \(.reason)" | item),
-     (.introduced_by // empty | ("first fails with patch \("000\(.k)"[-4:]) (\(.patch)); to reproduce:" | sub_item),
-       (.commands[] | command))) end),
+     (.introduced_by // empty
+      | ("first fails with patch \(patch_number) (\(.patch)); to reproduce:" | sub_item),
+        (.commands[] | command))) end),
   "",
   "## Test Fixes (compared to baseline)",
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
    elif n($c.fixes) == 0 then
-     ("none\(if .series.in_tree then ": the series shows no fix of its own here, so read the verdict as \"no harm found\", not \"fix confirmed\"" else "" end)" | text)
-   elif n($c.fixes) <= 5 then ($c.fixes[] | "\(key)\(if (.reason // "") != "" then " (baseline: \(.reason))" else "" end)" | item)
+     ("none"
+      + (if .series.in_tree then
+           ": the series shows no fix of its own here,"
+           + " so read the verdict as \"no harm found\", not \"fix confirmed\""
+         else "" end)
+      | text)
+   elif n($c.fixes) <= 5 then
+     ($c.fixes[]
+      | "\(key)" + (if (.reason // "") != "" then " (baseline: \(.reason))" else "" end)
+      | item)
    else ("\(n($c.fixes)): \(keys_of($c.fixes))" | text) end)
  end),
 (if n($c.missing // []) + n([.variants[] | (.unreadable // [])[]]) > 0 then
    "",
    "## Missing and unreadable results",
-   (($c.missing // [])[] | "\(key): no result on patched (baseline: \(.baseline)): missing, not passing" | item),
+   (($c.missing // [])[]
+    | "\(key): no result on patched (baseline: \(.baseline)): missing, not passing" | item),
    (.variants[] | .name as $v | (.unreadable // [])[] | "\(vname($v)): \(.)" | item)
  else empty end),
 "",
-(if ref then "## Mainline's own findings (cases mainline fails)" else "## Where the patched kernel differs from mainline" end),
+(if ref then "## Mainline's own findings (cases mainline fails)"
+ else "## Where the patched kernel differs from mainline" end),
 (if n($c.unexplained + $c.known_divergences) == 0 then
-   (if ref then "none: mainline gives every expected result" else "none: every case gives mainline's result" end)
+   (if ref then "none: mainline gives every expected result"
+    else "none: every case gives mainline's result" end)
  elif ref then
    ($c.unexplained[] | "\(key): \(.reason)" | item),
    ($c.known_divergences[] | "\(key): \(.reason) (listed: \(.why))" | item)
  else
-   ($new[] | "\(key): \(.reason)\(if .baseline == "pass" then " (a regression)" else " (baseline: \(.baseline))" end)" | item),
+   ($new[]
+    | "\(key): \(.reason)"
+      + (if .baseline == "pass" then " (a regression)" else " (baseline: \(.baseline))" end)
+    | item),
    ($pre[] | "\(key): pre-existing, fails on baseline the same way: \(.reason)" | item),
-   ($other[] | "\(key): fails on baseline too, but differently (baseline: \(.baseline_reason)); patched: \(.reason)" | item),
+   ($other[]
+    | "\(key): fails on baseline too, but differently (baseline: \(.baseline_reason));"
+      + " patched: \(.reason)"
+    | item),
    ($c.known_divergences[] | "\(key): known divergence (divergences.tsv): \(.reason)" | item)
  end),
 (if ref and .findings_on_record.count > 0 then
-   ("On record in \(.findings_on_record.file) (soak failures there are mainline bugs, a failing syscall case a defect of the case):" | text),
+   ("On record in \(.findings_on_record.file) (soak failures there are mainline bugs,"
+    + " a failing syscall case a defect of the case):"
+    | text),
    ((.findings_on_record.items // [])[] | "\(.id) \(.title)" | item)
  else empty end),
-(if n($kc) > 0 then "", "## Kernel failures and corruption (\(vname("patched")))",
-   ($kc[] | "\(.kind): \(.detail)" | item) else empty end),
-(if n(.dependencies) > 0 then "", "## Dependencies (deps.tsv, probed in both trees)",
-   ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")
-    + (if n($c.missing_deps) > 0 then "; missing: " + ($c.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) | text)
+(if n($kc) > 0 then
+   "",
+   "## Kernel failures and corruption (\(vname("patched")))",
+   ($kc[] | "\(.kind): \(.detail)" | item)
+ else empty end),
+(if n(.dependencies) > 0 then
+   "",
+   "## Dependencies (deps.tsv, probed in both trees)",
+   (dep_counts
+    + (if n($c.missing_deps) > 0 then "; missing: " + missing_deps_words else "" end)
+    | text)
  else empty end),
 "",
 "## Test result summary",
 (.totals | to_entries[] | "\(vname(.key)): \(kernel_words(.value))" | text),
-(if n([.variants[].soak[]]) > 0 then ("soak, ops per filesystem (seed \(.seed)):" | text) else empty end),
+(if n([.variants[].soak[]]) > 0 then
+   ("soak, ops per filesystem (seed \(.seed)):" | text)
+ else empty end),
 (.variants as $v | [$v[] | .soak[] | .fs] | unique[] as $fs
- | "\($fs): " + ([$v[] | .name as $n | .soak[] | select(.fs == $fs)
-   | "\(vname($n)) \(.ops // "?") ops (\(.ops_per_sec // "?") ops/s)"] | join(", ")) | item),
-(if n(.minimised // []) > 0 then ("failing soak logs, minimised in the guest on the kernel that failed (harness/drivers/minimise):" | text) else empty end),
-(.run_id as $run | .branch as $b | (.minimised // [])[] | "\(.variant) \(.fs): " + (if .status == "ok" or .status == "unstable" then
-   "\(.ops_before) -> \(.ops) ops\(if .stopped_early then " (stopped early at \(.bound) s)" elif .one_minimal then " (1-minimal)" else "" end)\(if .status == "unstable" then ", unstable (\(.reruns))" else "" end)\(if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)"
-   else "not minimised (\(.status))" end) | item),
+ | "\($fs): "
+   + ([$v[] | .name as $n | .soak[] | select(.fs == $fs)
+       | "\(vname($n)) \(.ops // "?") ops (\(.ops_per_sec // "?") ops/s)"]
+      | join(", "))
+ | item),
+(if n(.minimised // []) > 0 then
+   ("failing soak logs, minimised in the guest on the kernel that failed"
+    + " (harness/drivers/minimise):"
+    | text)
+ else empty end),
+(.run_id as $run | .branch as $b | (.minimised // [])[]
+ | "\(.variant) \(.fs): "
+   + (if .status == "ok" or .status == "unstable" then
+        "\(.ops_before) -> \(.ops) ops"
+        + (if .stopped_early then " (stopped early at \(.bound) s)"
+           elif .one_minimal then " (1-minimal)"
+           else "" end)
+        + (if .status == "unstable" then ", unstable (\(.reruns))" else "" end)
+        + (if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)
+      else "not minimised (\(.status))" end)
+ | item),
 ("suites: \(.suites | join(", "))" | text),
 "",
 "## Verdict",
 ($verdict_words | text),
-(if .findings_on_record.count > 0 and (ref | not) then
-   ("Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" | text) else empty end),
+(if .findings_on_record.count > 0 and (ref | not) then (findings_words | text) else empty end),
 "",
 "## Full report",
 ("reports/\(.branch)/\(.run_id)/summary.md (result.json and junit.xml beside it)" | text)

@@ -1,15 +1,31 @@
 # harness/report/report: summary.md from result.json - the verdict first, the
 # evidence to paste into a review reply last; a lost result (a case missing
-# on patched) or an unreadable one is said in both. jq -r
-def n(a): a | length;
-def tree_label: if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
-  else "\(.tree.source)\(if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)" end;
-def plural(w): "\(.) \(w)" + (if . == 1 then "" elif (w | test("(ch|sh|s|x)$")) then "es" else "s" end);
-def names(a): if (a | length) == 0 then "none" else (a | map("`" + .suite + "/" + .name + "`") | join(", ")) end;
-def minimised_line: "\(.variant) \(.fs) soak log: " + (if .status == "ok" or .status == "unstable" then
-    "\(.ops_before) → \(.ops) ops in \(.tries) tries, \(.seconds) s\(if .stopped_early then ", stopped early at the \(.bound) s bound (the shortest failing log so far, not 1-minimal)" elif .one_minimal then ", 1-minimal" else "" end)\(if .status == "unstable" then ", unstable: \(.reruns) reruns fail as the original" else "" end)"
-  elif .status == "not-reproduced" then "does not fail again on \(.kernel_version // "its kernel"): not minimised"
-  else "not minimised (\(.status))" end);
+# on patched) or an unreadable one is said in both. jq -r -L harness/report
+include "common";
+# cases as `suite/case`, or none
+def names(a):
+  if (a | length) == 0 then "none"
+  else (a | map("`" + .suite + "/" + .name + "`") | join(", ")) end;
+# a list of strings, each in backquotes
+def codes: map("`" + . + "`") | join(", ");
+def kernel_or_corruption: .comparison.kernel_failures + .comparison.corruption;
+# the cases patched fails: not in divergences.tsv, then in it
+def differing: .comparison.unexplained + .comparison.known_divergences;
+def case_line: "- `\(.suite)/\(.name)`: \(.reason)";
+def minimised_line:
+  "\(.variant) \(.fs) soak log: "
+  + (if .status == "ok" or .status == "unstable" then
+       "\(.ops_before) → \(.ops) ops in \(.tries) tries, \(.seconds) s"
+       + (if .stopped_early then
+            ", stopped early at the \(.bound) s bound"
+            + " (the shortest failing log so far, not 1-minimal)"
+          elif .one_minimal then ", 1-minimal"
+          else "" end)
+       + (if .status == "unstable" then ", unstable: \(.reruns) reruns fail as the original"
+          else "" end)
+     elif .status == "not-reproduced" then
+       "does not fail again on \(.kernel_version // "its kernel"): not minimised"
+     else "not minimised (\(.status))" end);
 # The reference branch (mainline, reference=yes) is worded as one: no series
 # and no baseline; the kernel is "mainline", its failures its own findings.
 (.reference // false) as $ref
@@ -17,52 +33,123 @@ def minimised_line: "\(.variant) \(.fs) soak log: " + (if .status == "ok" or .st
   def row(v): v.name as $n | (.totals[$n] // null) as $t
   | if $ref and $n == "baseline" then empty
     elif $t == null then "| \($n) | not run | | | | |"
-    else "| \(vname($n)) | \($t.passed) | \($t.failed) | \($t.skipped) | \($t.kernel_failures) | \(v.boot.BOOT_SECONDS // "-") s |" end;
+    else "| \(vname($n)) | \($t.passed) | \($t.failed) | \($t.skipped) | "
+      + "\($t.kernel_failures) | \(v.boot.BOOT_SECONDS // "-") s |" end;
+  # what the reference's verdict means
+  def reference_words:
+    if .verdict == "INCONCLUSIVE" then "the run cannot support a decision"
+    elif n(.comparison.unexplained + kernel_or_corruption) == 0 then
+      "mainline meets every expectation of the suites"
+    else "mainline itself fails \(n(.comparison.unexplained) | plural("case"))"
+      + (if n(kernel_or_corruption) > 0 then
+           " and shows \(n(kernel_or_corruption) | plural("kernel failure or corruption"))"
+         else "" end)
+      + ": mainline's own findings" end;
 "# stablegate \(.branch)\(if $ref then " (the reference)" else "" end): \(.verdict)",
 "",
-(if $ref then "**Verdict: \(.verdict)** under STABLE-POLICY.md, for the reference: \(if .verdict == "INCONCLUSIVE" then "the run cannot support a decision" elif n(.comparison.unexplained + .comparison.kernel_failures + .comparison.corruption) == 0 then "mainline meets every expectation of the suites" else "mainline itself fails \(n(.comparison.unexplained) | plural("case"))\(if n(.comparison.kernel_failures + .comparison.corruption) > 0 then " and shows \(n(.comparison.kernel_failures + .comparison.corruption) | plural("kernel failure or corruption"))" else "" end): mainline's own findings" end) — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), no series (the suites' expectations are this tree's behaviour), accelerator \(.accelerator // "none"), seed \(.seed)." else
-"**Verdict: \(.verdict)** under STABLE-POLICY.md — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), series `\(.series.hash)` (\(.series.patches | length | plural("patch"))), accelerator \(.accelerator // "none"), seed \(.seed)." end),
+"**Verdict: \(.verdict)** under STABLE-POLICY.md"
++ (if $ref then ", for the reference: " + reference_words else "" end)
++ " — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), "
++ (if $ref then "no series (the suites' expectations are this tree's behaviour)"
+   else "series `\(.series.hash)` (\(.series.patches | length | plural("patch")))" end)
++ ", accelerator \(.accelerator // "none"), seed \(.seed).",
 "",
-(if n(.broken_stages) > 0 then "Broken stages: " + (.broken_stages | map("\(.stage) \(.variant // ""): \(.status)") | join("; ")) + "\n" else empty end),
+(if n(.broken_stages) > 0 then
+   "Broken stages: "
+   + (.broken_stages | map("\(.stage) \(.variant // ""): \(.status)") | join("; ")) + "\n"
+ else empty end),
 (if n(.stage_errors) > 0 then (.stage_errors | map("- " + .) | join("\n")) + "\n" else empty end),
-(if .failed_mail then "A patch does not apply: `\(.failed_mail)` holds the reject in the stable bot's form, with the commands to reproduce it.\n" else empty end),
-(if $ref then "## No baseline: mainline is the reference", "",
- "- the suites' expectations are this tree's behaviour: nothing is applied, one kernel is built and booted, and nothing is compared" else
-"## Compared to baseline (\(.series.baseline))",
-"",
-(if .variants.baseline.skipped then "- no baseline: the series is empty" else
-"- Regressions (pass → fail): \(names(.comparison.regressions))",
-"- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
-"- New skips: \(names(.comparison.new_skips))",
-(if n(.comparison.missing // []) > 0 then "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): \(names(.comparison.missing))" else empty end),
-(.comparison.not_run // [] | group_by(.why)[] | "- Not run on the patched kernel, \(.[0].why): \(names(.))") end) end),
+(if .failed_mail then
+   "A patch does not apply: `\(.failed_mail)` holds the reject in the stable bot's form,"
+   + " with the commands to reproduce it.\n"
+ else empty end),
+(if $ref then
+   "## No baseline: mainline is the reference",
+   "",
+   "- the suites' expectations are this tree's behaviour: nothing is applied,"
+   + " one kernel is built and booted, and nothing is compared"
+ else
+   "## Compared to baseline (\(.series.baseline))",
+   "",
+   (if .variants.baseline.skipped then "- no baseline: the series is empty"
+    else
+      "- Regressions (pass → fail): \(names(.comparison.regressions))",
+      "- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
+      "- New skips: \(names(.comparison.new_skips))",
+      (if n(.comparison.missing // []) > 0 then
+         "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): "
+         + names(.comparison.missing)
+       else empty end),
+      (.comparison.not_run // [] | group_by(.why)[]
+       | "- Not run on the patched kernel, \(.[0].why): \(names(.))")
+    end)
+ end),
 "",
 (if n(.comparison.regressions | map(select(.introduced_by))) > 0 then
- "Bisected over the prefixes of the series:", "",
- ([.comparison.regressions[] | select(.introduced_by)] | group_by(.introduced_by.k)[] | .[0].introduced_by as $i
-  | "- patch \($i.k), `\($i.patch)`, is the first with which \(names(.)) fail\(if length == 1 then "s" else "" end) (prefixes booted: \([.[].introduced_by.booted // [] | .[]] | unique | join(", ") | if . == "" then "none" else . end)); to reproduce that step alone:",
-    "  ```", ($i.commands[] | "  " + .), "  ```"), "" else empty end),
-(if n(.evidence.patches) > 0 then "## Per-patch proof",
-"",
-"Each patch judged on the cases the prefixes before and after it both ran\(if n(.evidence.steps) < n(.series.patches) + 1 then " (only baseline and patched were booted: `make branch=\(.branch) evidence` boots every prefix)" else "" end).",
-"",
-"| patch | upstream | status | cases flipped | broken | why |",
-"|---|---|---|---|---|---|",
-(.evidence.patches[] | "| \(.patch) | \(.upstream // (if .seed then "seed \(.seed)" else "-" end)) | **\(.status)** | \(if n(.flips) > 0 then "\(n(.flips)): " + (.flips | map("`" + . + "`") | join(", ")) else "0" end) | \(if n(.breaks) > 0 then (.breaks | map("`" + . + "`") | join(", ")) else "" end) | \(.reason // "") |"),
-"" else empty end),
-(if $ref then "## Mainline's own findings (cases mainline fails)", "",
- (if n(.comparison.unexplained + .comparison.known_divergences) == 0 then "- none: mainline gives every expected result" else
-  ((.comparison.unexplained + .comparison.known_divergences)[] | "- `\(.suite)/\(.name)`: \(.reason)") end),
- (if .findings_on_record.count > 0 then "",
-  "A failing syscall case here is a defect of the case, a soak or kernel failure a mainline bug. On record in `\(.findings_on_record.file)`:" + ([(.findings_on_record.items // [])[] | " \(.id) \(.title)"] | join(";")) else empty end)
-else
-"## Where the patched kernel differs from mainline",
-"",
-(if n(.comparison.unexplained + .comparison.known_divergences) == 0 then "- nowhere: every case gives mainline's result" else
- (.comparison.unexplained[] | "- `\(.suite)/\(.name)`: \(.reason)" + (if .baseline != "fail" then ""
-  elif .baseline_reason == .reason then " — also fails on baseline, the same way: present without the series, not caused by it"
-  else " — fails on baseline too, but differently (baseline: \(.baseline_reason)), so the baseline does not show whether the series causes this failure" end)),
- (.comparison.known_divergences[] | "- `\(.suite)/\(.name)` (known divergence: \(.why)): \(.reason)") end) end),
+   "Bisected over the prefixes of the series:",
+   "",
+   ([.comparison.regressions[] | select(.introduced_by)]
+    | group_by(.introduced_by.k)[]
+    | .[0].introduced_by as $i
+    | ([.[].introduced_by.booted // [] | .[]] | unique | join(", ")
+       | if . == "" then "none" else . end) as $booted
+    | "- patch \($i.k), `\($i.patch)`, is the first with which \(names(.))"
+      + " fail\(if length == 1 then "s" else "" end) (prefixes booted: \($booted));"
+      + " to reproduce that step alone:",
+      "  ```",
+      ($i.commands[] | "  " + .),
+      "  ```"),
+   ""
+ else empty end),
+(if n(.evidence.patches) > 0 then
+   "## Per-patch proof",
+   "",
+   "Each patch judged on the cases the prefixes before and after it both ran"
+   + (if n(.evidence.steps) < n(.series.patches) + 1 then
+        " (only baseline and patched were booted:"
+        + " `make branch=\(.branch) evidence` boots every prefix)"
+      else "" end)
+   + ".",
+   "",
+   "| patch | upstream | status | cases flipped | broken | why |",
+   "|---|---|---|---|---|---|",
+   (.evidence.patches[]
+    | "| \(.patch) | \(.upstream // (if .seed then "seed \(.seed)" else "-" end))"
+      + " | **\(.status)** | "
+      + (if n(.flips) > 0 then "\(n(.flips)): " + (.flips | codes) else "0" end)
+      + " | \(if n(.breaks) > 0 then .breaks | codes else "" end) | \(.reason // "") |"),
+   ""
+ else empty end),
+(if $ref then
+   "## Mainline's own findings (cases mainline fails)",
+   "",
+   (if n(differing) == 0 then "- none: mainline gives every expected result"
+    else differing[] | case_line end),
+   (if .findings_on_record.count > 0 then
+      "",
+      "A failing syscall case here is a defect of the case, a soak or kernel failure"
+      + " a mainline bug. On record in `\(.findings_on_record.file)`:"
+      + ([(.findings_on_record.items // [])[] | " \(.id) \(.title)"] | join(";"))
+    else empty end)
+ else
+   "## Where the patched kernel differs from mainline",
+   "",
+   (if n(differing) == 0 then "- nowhere: every case gives mainline's result"
+    else
+      (.comparison.unexplained[]
+       | case_line
+         + (if .baseline != "fail" then ""
+            elif .baseline_reason == .reason then
+              " — also fails on baseline, the same way:"
+              + " present without the series, not caused by it"
+            else
+              " — fails on baseline too, but differently (baseline: \(.baseline_reason)),"
+              + " so the baseline does not show whether the series causes this failure"
+            end)),
+      (.comparison.known_divergences[]
+       | "- `\(.suite)/\(.name)` (known divergence: \(.why)): \(.reason)")
+    end)
+ end),
 "",
 "## Results",
 "",
@@ -70,32 +157,60 @@ else
 "|---|---|---|---|---|---|",
 row(.variants.baseline), row(.variants.patched),
 "",
-(.variants[] | select(n(.unreadable // []) > 0) | "**Unreadable results** (\(vname(.name)), no result, INCONCLUSIVE): " + (.unreadable | map("`" + . + "`") | join(", ")) + "\n"),
-(if n(.comparison.missing_deps) > 0 then "**Missing dependencies** (UNSAFE): " + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n" else empty end),
+(.variants[] | select(n(.unreadable // []) > 0)
+ | "**Unreadable results** (\(vname(.name)), no result, INCONCLUSIVE): "
+   + (.unreadable | codes) + "\n"),
+(if n(.comparison.missing_deps) > 0 then
+   "**Missing dependencies** (UNSAFE): "
+   + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n"
+ else empty end),
 "## Corruption, kernel and boot failures (\(vname("patched")))",
 "",
-(if n(.comparison.kernel_failures + .comparison.corruption) == 0 then "- none: no oops, BUG, WARN, panic, hung task, lockdep or filesystem error" else
- ((.comparison.kernel_failures + .comparison.corruption)[] | "- **\(.kind)**: \(.detail)") end),
+(if n(kernel_or_corruption) == 0 then
+   "- none: no oops, BUG, WARN, panic, hung task, lockdep or filesystem error"
+ else kernel_or_corruption[] | "- **\(.kind)**: \(.detail)" end),
 "",
 "## Dependencies (deps.tsv, probed in both trees)",
 "",
-(if n(.dependencies) == 0 then "- none listed" else
- "| upstream | subject | status | patch | baseline | patched |",
- "|---|---|---|---|---|---|",
- (.dependencies[] | "| \(.commit) | \(.subject) | **\(.status)**\(if .claim_holds then "" else " (deps.tsv says \(.claimed))" end) | \(.patch) | \(.baseline) | \(.patched)\(if .failed_probe != "" then ": `\(.failed_probe)`" else "" end) |") end),
+(if n(.dependencies) == 0 then "- none listed"
+ else
+   "| upstream | subject | status | patch | baseline | patched |",
+   "|---|---|---|---|---|---|",
+   (.dependencies[]
+    | "| \(.commit) | \(.subject) | **\(.status)**"
+      + (if .claim_holds then "" else " (deps.tsv says \(.claimed))" end)
+      + " | \(.patch) | \(.baseline) | \(.patched)"
+      + (if .failed_probe != "" then ": `\(.failed_probe)`" else "" end)
+      + " |")
+ end),
 "",
 "## Soak",
 "",
 "| variant | fs | ops | seconds | ops/s |",
 "|---|---|---|---|---|",
-(.variants[] | .name as $v | .soak[] | "| \(vname($v)) | \(.fs) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
+(.variants[] | .name as $v | .soak[]
+ | "| \(vname($v)) | \(.fs) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
 "",
-(if n(.minimised // []) > 0 then "Failing soak logs minimised in the guest on the same kernel (harness/drivers/minimise):", "",
- (.minimised[] | "- " + minimised_line + (if .record then ": `\(.record)` (class \(.class))" else "" end)), "" else empty end),
-(if n(.kernels // []) > 0 then "## Kernels booted", "",
-  "Each by the sha256 of its bzImage, kept as `$STABLEGATE_CACHE/kernels/<sha256>.bzImage`; the guest's banner was checked against the build it names.", "",
-  "| kernel | bzImage sha256 | build | boot |", "|---|---|---|---|",
-  (.kernels[] | "| \(.variant) | `\(.sha256)` | \(.built // "-") | \(.boot // "-") |"), "" else empty end),
+(if n(.minimised // []) > 0 then
+   "Failing soak logs minimised in the guest on the same kernel (harness/drivers/minimise):",
+   "",
+   (.minimised[]
+    | "- " + minimised_line
+      + (if .record then ": `\(.record)` (class \(.class))" else "" end)),
+   ""
+ else empty end),
+(if n(.kernels // []) > 0 then
+   "## Kernels booted",
+   "",
+   "Each by the sha256 of its bzImage,"
+   + " kept as `$STABLEGATE_CACHE/kernels/<sha256>.bzImage`;"
+   + " the guest's banner was checked against the build it names.",
+   "",
+   "| kernel | bzImage sha256 | build | boot |",
+   "|---|---|---|---|",
+   (.kernels[] | "| \(.variant) | `\(.sha256)` | \(.built // "-") | \(.boot // "-") |"),
+   ""
+ else empty end),
 "## Stage times",
 "",
 "| stage | variant | seconds | status |",
@@ -105,27 +220,64 @@ row(.variants.baseline), row(.variants.patched),
 "## Evidence for the review reply",
 "",
 "```",
-"stablegate \(.branch): \(.verdict) — " + (if $ref then "the reference: \(n(.comparison.unexplained) | plural("case")) failing on mainline itself, no baseline" elif .variants.baseline.skipped then "no baseline (empty series)" else "\(n(.comparison.regressions) | plural("regression")), \(n(.comparison.fixes) | plural("fix")), \(n(.comparison.new_skips) | plural("new skip")) compared to baseline (\(.series.baseline))" end),
-"Tree: \(tree_label), Linux \(.tree.kernel_version), x86_64 tinyconfig + harness/kconfig\(if .kconfig_branch then " + backports/\(.branch)/branch.config" else "" end)\(if .debug_profile then " + debug/\(.debug_profile)" else "" end) (SLUB, KALLSYMS, SMP; lockdep, DEBUG_LIST, XFS_WARN, hung-task and soft-lockup detectors), QEMU \(.accelerator // "-")",
-(if $ref then "Series: none (the reference)" else "Series: \(if .series.candidate then "candidate \(.series.candidate), " else "" end)\(.series.patches | length | plural("patch")), hash \(.series.hash)" end),
-(if .failed_mail then "Does not apply: \(.failed_mail) in the run dir, in the stable bot's form" else empty end),
-(.totals | to_entries[] | "\(vname(.key)): \(.value.passed) passed, \(.value.failed) failed, \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
-(.seed as $seed | .variants.patched.soak[] | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
-(if n(.comparison.regressions) > 0 then "Regressions: " + names(.comparison.regressions) else empty end),
-(if n(.comparison.missing // []) > 0 then "Missing (baseline ran them, patched gave no result): " + names(.comparison.missing) else empty end),
-(.variants[] | select(n(.unreadable // []) > 0) | "Unreadable results (\(vname(.name))): \(.unreadable | join("; "))"),
-([.comparison.regressions[] | select(.introduced_by)] | group_by(.introduced_by.k)[]
- | "Bisected: \(length | plural("regression")) first with patch \(.[0].introduced_by.k), \(.[0].introduced_by.patch)"),
-([.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason == .reason)] as $pre
- | [.comparison.unexplained[] | select(.baseline == "fail" and .baseline_reason != .reason)] as $other
- | [.comparison.unexplained[] | select(.baseline != "fail")] as $new
- | (if n($new) > 0 then (if $ref then "Mainline's own findings: " else "Differs from mainline: " end) + names($new) else empty end),
-   (if n($pre) > 0 then "Differs from mainline with and without the series (pre-existing): " + names($pre) else empty end),
-   (if n($other) > 0 then "Differs from mainline; fails on baseline too, but differently: " + names($other) else empty end)),
-(if n(.comparison.known_divergences) > 0 then "Known divergences (STABLE-POLICY.md): " + names(.comparison.known_divergences) else empty end),
-(if n(.dependencies) > 0 then "Dependencies: " + ([.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ")) + (if n(.comparison.missing_deps) > 0 then " — missing: " + (.comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ")) else "" end) else empty end),
-(.run_id as $run | .branch as $b | (.minimised // [])[] | "Minimised: " + minimised_line + (if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)),
-(if .findings_on_record.count > 0 then "Findings on record for this branch, from earlier runs: \(.findings_on_record.count) in \(.findings_on_record.file)" else empty end),
-((.kernels // [])[] | "Kernel \(.variant): bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")"),
+"stablegate \(.branch): \(.verdict) — "
++ (if $ref then
+     "the reference: \(n(.comparison.unexplained) | plural("case"))"
+     + " failing on mainline itself, no baseline"
+   elif .variants.baseline.skipped then "no baseline (empty series)"
+   else
+     "\(n(.comparison.regressions) | plural("regression")),"
+     + " \(n(.comparison.fixes) | plural("fix")),"
+     + " \(n(.comparison.new_skips) | plural("new skip"))"
+     + " compared to baseline (\(.series.baseline))"
+   end),
+"Tree: \(tree_label), Linux \(.tree.kernel_version), \(config_words), QEMU \(.accelerator // "-")",
+(if $ref then "Series: none (the reference)" else "Series: \(series_words)" end),
+(if .failed_mail then
+   "Does not apply: \(.failed_mail) in the run dir, in the stable bot's form"
+ else empty end),
+(.totals | to_entries[]
+ | "\(vname(.key)): \(.value.passed) passed, \(.value.failed) failed,"
+   + " \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
+(.seed as $seed | .variants.patched.soak[]
+ | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s"
+   + " (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
+(if n(.comparison.regressions) > 0 then
+   "Regressions: " + names(.comparison.regressions)
+ else empty end),
+(if n(.comparison.missing // []) > 0 then
+   "Missing (baseline ran them, patched gave no result): " + names(.comparison.missing)
+ else empty end),
+(.variants[] | select(n(.unreadable // []) > 0)
+ | "Unreadable results (\(vname(.name))): \(.unreadable | join("; "))"),
+([.comparison.regressions[] | select(.introduced_by)]
+ | group_by(.introduced_by.k)[]
+ | "Bisected: \(length | plural("regression")) first with patch \(.[0].introduced_by.k),"
+   + " \(.[0].introduced_by.patch)"),
+(.comparison.unexplained as $u
+ | [$u[] | select(.baseline == "fail" and .baseline_reason == .reason)] as $pre
+ | [$u[] | select(.baseline == "fail" and .baseline_reason != .reason)] as $other
+ | [$u[] | select(.baseline != "fail")] as $new
+ | (if n($new) > 0 then
+      (if $ref then "Mainline's own findings: " else "Differs from mainline: " end) + names($new)
+    else empty end),
+   (if n($pre) > 0 then
+      "Differs from mainline with and without the series (pre-existing): " + names($pre)
+    else empty end),
+   (if n($other) > 0 then
+      "Differs from mainline; fails on baseline too, but differently: " + names($other)
+    else empty end)),
+(if n(.comparison.known_divergences) > 0 then
+   "Known divergences (STABLE-POLICY.md): " + names(.comparison.known_divergences)
+ else empty end),
+(if n(.dependencies) > 0 then
+   "Dependencies: " + dep_counts
+   + (if n(.comparison.missing_deps) > 0 then " — missing: " + missing_deps_words else "" end)
+ else empty end),
+(.run_id as $run | .branch as $b | (.minimised // [])[]
+ | "Minimised: " + minimised_line
+   + (if .record then ", reports/\($b)/\($run)/\(.record)" else "" end)),
+(if .findings_on_record.count > 0 then findings_words else empty end),
+((.kernels // [])[] | "Kernel \(.variant): " + bzimage_words),
 "Run: reports/\(.branch)/\(.run_id)/result.json",
 "```"

@@ -7,13 +7,16 @@
 # unparsable line, an unknown status).
 def parsed: .suite != "" and .name != "" and .fields >= 3;
 def result: parsed and (.status | IN("pass", "fail", "skip"));
-[$results | split("\n") | to_entries[] | select(.value != "") | .value as $l | ($l | split("\t")) as $f
+[$results | split("\n") | to_entries[] | select(.value != "")
+ | .value as $l | ($l | split("\t")) as $f
  | {line: (.key + 1), text: $l, fields: ($f | length),
-    suite: $f[0], name: ($f[1] // ""), status: ($f[2] // ""), reason: ($f[3:] | join("\t"))}] as $rows
+    suite: $f[0], name: ($f[1] // ""), status: ($f[2] // ""),
+    reason: ($f[3:] | join("\t"))}] as $rows
 | {name: $name, present: $present, skipped: $skipped, boot: $boot,
  tests: [$rows[] | select(result) | {suite, name, status, reason}],
  unreadable: [$rows[] | select(result | not) | "results.tsv:\(.line): "
-   + (if parsed then "unknown status \(.status[0:40] | tojson) for \("\(.suite)/\(.name)"[0:80] | tojson)"
+   + (if parsed then
+        "unknown status \(.status[0:40] | tojson) for \("\(.suite)/\(.name)"[0:80] | tojson)"
       else "unparsable line \(.text[0:80] | tojson)" end)],
  failures: $failures,
  soak: [$soak[] | {fs} + ([.stats | split(" ")[] | select(contains("="))

@@ -1,0 +1,45 @@
+# harness/report/common.jq: the helpers more than one report program uses,
+# loaded with include "common"; (jq -L "$SG_REPORT"). Not a program.
+
+# n(a): how many a holds
+def n(a): a | length;
+# the count before a noun, which is plural unless the count is 1:
+# 1 | plural("patch") is "1 patch", 2 | plural("patch") "2 patches"
+def plural(w):
+  "\(.) \(w)"
+  + (if . == 1 then "" elif (w | test("(ch|sh|s|x)$")) then "es" else "s" end);
+# a case's name, "suite/case"
+def key: .suite + "/" + .name;
+# a result's tree: its package and version, or its source (and digest)
+def tree_label:
+  if (.tree.package // "") != "" then "\(.tree.package) \(.tree.version)"
+  else "\(.tree.source)"
+    + (if (.tree.digest // "") != "" then " (\(.tree.digest | .[0:19]))" else "" end)
+  end;
+# a result's kernel config, in a few words
+def config_words:
+  "x86_64 tinyconfig + harness/kconfig"
+  + (if .kconfig_branch then " + backports/\(.branch)/branch.config" else "" end)
+  + (if .debug_profile then " + debug/\(.debug_profile)" else "" end)
+  + " (SLUB, KALLSYMS, SMP; lockdep, DEBUG_LIST, XFS_WARN,"
+  + " hung-task and soft-lockup detectors)";
+# a result's series: its candidate, how many patches, its hash
+def series_words:
+  (if .series.candidate then "candidate \(.series.candidate), " else "" end)
+  + "\(.series.patches | length | plural("patch")), hash \(.series.hash)";
+# a result's deps.tsv rows counted by status: "2 present, 1 missing"
+def dep_counts: [.dependencies | group_by(.status)[] | "\(length) \(.[0].status)"] | join(", ");
+# a result's missing dependencies: "commit (subject), ..."
+def missing_deps_words: .comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ");
+# a kernel of a result's kernels: its bzImage's sha256, short, and its build
+def bzimage_words:
+  "bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")";
+# a result's broken stages: "boot patched: stall; tree: failed(2)"
+def broken_words:
+  .broken_stages
+  | map("\(.stage)\(if (.variant // "-") != "-" then " " + .variant else "" end): \(.status)")
+  | join("; ");
+# a result's findings on record, where they are
+def findings_words:
+  "Findings on record for this branch, from earlier runs:"
+  + " \(.findings_on_record.count) in \(.findings_on_record.file)";
