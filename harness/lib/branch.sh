@@ -72,6 +72,10 @@ sg_load_branch() {
 	done <<EOF
 $_conf
 EOF
+	# its mkfs options are the disks' (harness/stages/image)
+	[ -z "$mkfs_xfs" ] || MKFS_XFS=$mkfs_xfs
+	[ -z "$mkfs_ext4" ] || MKFS_EXT4=$mkfs_ext4
+	export MKFS_XFS MKFS_EXT4
 	sg_check_series "$BRANCH_DIR"
 	SG_SERIES_DIR=$BRANCH_DIR
 	[ -z "${SERIES:-}" ] || sg_candidate "$SERIES"

@@ -57,7 +57,7 @@ sg_progress() {
 # (harness/drivers/validate writes it, harness/stages/tree adds the tree's):
 # RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_ARGS,
 # DEBUG, SOAK_REPLAY and SERIES (the run's candidate, not the caller's),
-# then its branch (sg_load_branch) with the branch's mkfs options. SUITES
+# then its branch (sg_load_branch, with the branch's mkfs options). SUITES
 # and SEED in the environment override the run's (a prefix re-run with
 # fewer suites). Exit 2 when RUN_DIR is no run dir.
 sg_run_load() {
@@ -70,9 +70,7 @@ sg_run_load() {
 	DEBUG=$(sg_getenv "$_e" DEBUG) SOAK_REPLAY=$(sg_getenv "$_e" SOAK_REPLAY)
 	SERIES=$(sg_getenv "$_e" CANDIDATE_DIR)
 	sg_load_branch "$BRANCH"
-	[ -z "${mkfs_xfs:-}" ] || MKFS_XFS=$mkfs_xfs
-	[ -z "${mkfs_ext4:-}" ] || MKFS_EXT4=$mkfs_ext4
-	export RUN_DIR MKFS_XFS MKFS_EXT4
+	export RUN_DIR
 }
 
 # sg_build_dir BRANCH VARIANT [DEBUG]: the build dir of a branch's kernel.
@@ -98,11 +96,12 @@ sg_boot_limit() {
 # sg_failure_kinds CLASS: the kinds of failure of CLASS (kernel, test,
 # harness, boot), one a line: harness/lib/failure-kinds.tsv, the one table
 # every program that sorts failures reads. sg_failure_kinds_json CLASS: as
-# a JSON array, for jq.
+# a JSON array, for jq; sg_failure_kinds_re CLASS: as a regex, for awk.
 sg_failure_kinds() {
 	awk -F'\t' -v c="$1" '!/^#/ && $2 == c { print $1 }' "$SG_LIB/failure-kinds.tsv"
 }
 sg_failure_kinds_json() { sg_failure_kinds "$1" | jq -R . | jq -sc .; }
+sg_failure_kinds_re() { echo "^($(sg_failure_kinds "$1" | paste -sd'|' -))\$"; }
 
 # sg_qemu_cpu ACCEL: QEMU's -cpu for that accelerator: the host's CPU under
 # KVM, every feature TCG can emulate otherwise.
