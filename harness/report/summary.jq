@@ -164,6 +164,20 @@ row(.variants.baseline), row(.variants.patched),
    "**Missing dependencies** (UNSAFE): "
    + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n"
  else empty end),
+"## Suites, per filesystem",
+"",
+"| variant | suite | fs | passed | failed | skipped | suite's time |",
+"|---|---|---|---|---|---|---|",
+(.variants[] | .name as $v | (.suites // []) as $times
+ | .tests | group_by(.suite)[] | .[0].suite as $s
+ | ($times | map(select(.suite == $s))[0].seconds // "-") as $t
+ | group_by(.name | split(".") | if length > 1 then last else "-" end) | to_entries[]
+ | (.value[0].name | split(".") | if length > 1 then last else "-" end) as $fs
+ | "| \(vname($v)) | \($s) | \($fs) | \(.value | map(select(.status == "pass")) | length)"
+   + " | \(.value | map(select(.status == "fail")) | length)"
+   + " | \(.value | map(select(.status == "skip")) | length)"
+   + " | \(if .key == 0 then "\($t) s" else "" end) |"),
+"",
 "## Corruption, kernel and boot failures (\(vname("patched")))",
 "",
 (if n(kernel_or_corruption) == 0 then

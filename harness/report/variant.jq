@@ -1,6 +1,7 @@
 # harness/report/report: everything one variant's stages left, as one object.
 # jq -n --arg name --argjson present --argjson skipped --argjson boot
-#   --rawfile results --argjson failures --argjson soak
+#   --rawfile results --argjson failures --argjson soak --argjson suites
+# suites (suites.tsv): how each suite ended in the guest and its wall time.
 # results (results.tsv) holds one case a line: suite, case, pass|fail|skip,
 # reason. A line that is not one is no result: tests leaves it out and
 # unreadable names it, "results.tsv:LINE: " and what is wrong with it (an
@@ -19,5 +20,6 @@ def result: parsed and (.status | IN("pass", "fail", "skip"));
         "unknown status \(.status[0:40] | tojson) for \("\(.suite)/\(.name)"[0:80] | tojson)"
       else "unparsable line \(.text[0:80] | tojson)" end)],
  failures: $failures,
+ suites: [$suites[] | .seconds = ((.seconds | tonumber?) // .seconds)],
  soak: [$soak[] | {fs} + ([.stats | split(" ")[] | select(contains("="))
 	| split("=") | {(.[0]): (.[1] | tonumber? // .)}] | add)]}
