@@ -44,7 +44,8 @@ help:	# the comment block above
 
 setup:
 	apt-get update -q
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$PACKAGES
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$PACKAGES \
+		$$(sed "s/#.*//" harness/suites/*/packages)
 	@# the unprivileged user that patches and builds (harness/lib/sg.sh sg_as_builder)
 	id -u stablegate >/dev/null 2>&1 || useradd --system --user-group --no-create-home \
 		--home-dir /nonexistent --shell /usr/sbin/nologin stablegate

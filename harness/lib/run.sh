@@ -82,15 +82,34 @@ sg_build_dir() {
 	echo "$STABLEGATE_CACHE/build/$1-$2${3:+-$3}"
 }
 
-# sg_boot_limit SOAK_OPS [MINIMISE_SECS]: the VM's hard time limit, s:
-# BOOT_TIMEOUT as given, else 300 s for the boot and the other suites
-# plus the soak's own limit in the guest (harness/suites/soak/guest.sh:
-# 600 s + 0.1 s per op; minimising, its bound + 0.3 s per op of the log).
+# sg_boot_limit: the VM's hard time limit, s: BOOT_TIMEOUT as given, else
+# 300 s for the boot plus the limit of each suite of SUITES that the guest
+# enforces (sg_suite_limit, with the run's settings).
 sg_boot_limit() {
 	if [ -n "$BOOT_TIMEOUT" ]; then echo "$BOOT_TIMEOUT"
-	elif [ -n "${2:-}" ]; then echo $((900 + $2 + $1 * 3 / 10))
-	else echo $((900 + $1 / 10))
+	else
+		_t=300
+		for _s in $(echo "${SUITES:-$(sg_suites)}" | tr , ' '); do
+			_t=$((_t + $(sg_suite_limit "$_s")))
+		done
+		echo $_t
 	fi
+}
+
+# sg_suite_limit NAME: the suite's time limit in the guest, s: its
+# guest.sh's suite_limit (default 600, as harness/guest/init has it),
+# worked out here with the run's settings and no sg.*= overrides.
+sg_suite_limit() {
+	(
+		# shellcheck disable=SC2317 # called by the suite's guest.sh
+		sg_arg() { echo "$2"; }
+		# shellcheck disable=SC2317
+		up() { :; }
+		suite_limit() { echo 600; }
+		# shellcheck disable=SC1090 # the suite's own
+		. "$SG_ROOT/harness/suites/$1/guest.sh"
+		suite_limit
+	)
 }
 
 # sg_failure_kinds CLASS: the kinds of failure of CLASS (kernel, test,

@@ -721,11 +721,16 @@ STUB
 	done
 }
 
-@test "suites: every Makefile builds through common.mk; CFLAGS=-g adds to the warnings and -static" {
+@test "suites: every C suite builds through common.mk (CFLAGS=-g adds to the warnings and -static), the others are sh scripts" {
 	n=0
 	for m in "$H"/suites/*/Makefile; do
+		if ! grep -qx 'include ../common.mk' "$m"; then
+			d=$(dirname "$m")
+			make -s -B -C "$d"
+			[ "$(head -n 1 "$d/sg-$(basename "$d")")" = '#!/bin/sh' ]
+			continue
+		fi
 		n=$((n + 1))
-		grep -qx 'include ../common.mk' "$m"
 		for how in env arg; do
 			if [ $how = env ]; then out=$(CFLAGS=-g LDFLAGS=-s make -s -n -B -C "$(dirname "$m")")
 			else out=$(make -s -n -B -C "$(dirname "$m")" CFLAGS=-g LDFLAGS=-s); fi
@@ -1020,7 +1025,7 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	[ "$status" -eq 1 ] && [[ "$output" == "bench: no results"* ]]
 }
 
-@test "a suite is a folder: one added there is built and packed with its guest.sh; scan runs its ktap.awk" {
+@test "a suite is a folder: one added there is built and packed with its guest.sh; scan runs its ktap.awk; its disks are made and attached" {
 	fake_repo 9.5 'tree=ksrc'
 	s=$R/harness/suites/standin
 	mkdir -p "$s"
@@ -1049,6 +1054,25 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	[ "$status" -eq 0 ]
 	[ "$(cat "$L/results.tsv")" = "$(printf 'standin\tone.tmpfs\tpass\t')" ]
 	[ "$(cat "$L/standin.txt")" = hello ]
+	# its own disks: made by its disks hook in the boot's disk dir (none
+	# left from an earlier boot), attached after vda and vdb by serial
+	printf '%s\n' '#!/bin/sh' 'truncate -s 1M "$1/standin-extra.img"' > "$s/disks"
+	chmod +x "$s/disks"
+	D=$BATS_TEST_TMPDIR/disks
+	mkdir -p "$D" && : > "$D/gone-old.img"
+	SUITES=standin run "$R/harness/stages/image" disks "$D"
+	[ "$status" -eq 0 ] && [ -f "$D/standin-extra.img" ] && [ ! -e "$D/gone-old.img" ]
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '%s\n' '#!/bin/sh' 'n=0; for a; do case $a in file:*) n=$((n + 1)); [ $n != 2 ] || echo "stablegate-guest: done" > "${a#file:}" ;; esac; done' \
+		> "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-system-x86_64"
+	: > "$BATS_TEST_TMPDIR/bzImage"
+	PATH=$BATS_TEST_TMPDIR/bin:$PATH ACCEL=tcg BOOT_TIMEOUT=30 run "$R/harness/stages/boot" "$BATS_TEST_TMPDIR/bzImage" \
+		"$BATS_TEST_TMPDIR/i.cpio" "$D" "$BATS_TEST_TMPDIR/boot"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$(awk 'p { print; p = 0 } $0 == "-device" { p = 1 }' "$BATS_TEST_TMPDIR/boot/qemu.cmd" | cut -d, -f3)" = \
+		"$(printf 'serial=%s\n' xfs ext4 standin-extra)" ]
 	# a folder without guest.sh is no suite the guest can run: named
 	rm "$s/guest.sh"
 	SUITES=standin run "$R/harness/stages/image" initramfs "$BATS_TEST_TMPDIR/i.cpio"
