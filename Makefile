@@ -2,6 +2,7 @@
 #   make setup                      install the host tools (Debian packages)
 #   make branch=6.1 validate        tree -> build baseline+patched -> boot -> report
 #   make branch=6.1 evidence        validate, plus every prefix booted: each patch proven/masked/harmful
+#   make branch=4.19 fstests        fstests' clone, dedupe and copy_range groups on both kernels (hours; FSTESTS= picks)
 #   make validate-all KSRC_DIR=../shared/trees   every branch with a tree here, then reports/matrix.md
 #   make matrix                     reports/matrix.md and .json again, from every branch's latest run
 #   make check                      the harness's own tests (TAP, then a totals line)
@@ -37,7 +38,7 @@ export PACKAGES := build-essential flex bison bc libelf-dev libssl-dev cpio xz-u
 SHELL_FILES = $(shell grep -rlE '^\#!(/bin/sh|/usr/bin/env bats)' harness) \
 	$(wildcard harness/lib/*.sh harness/suites/*/guest.sh harness/guest/*.sh) harness/tests/helpers.bash
 
-.PHONY: setup validate lava-jobs evidence validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
+.PHONY: setup validate lava-jobs evidence fstests validate-all matrix prefixes report kcidb minimise check lint bench-soak branches suites clean help
 
 help:	# the comment block above
 	@sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' Makefile
@@ -58,6 +59,10 @@ lava-jobs:
 
 evidence:
 	@EVIDENCE=1 harness/drivers/validate "$$branch"
+
+fstests:
+	@SUITES=fstests FSTESTS="$${FSTESTS:--g clone,dedupe,copy_range}" FSTESTS_LIMIT="$${FSTESTS_LIMIT:-21600}" \
+		harness/drivers/validate "$$branch"
 
 validate-all:
 	@harness/drivers/validate-all all

@@ -46,6 +46,14 @@
 : "${FSX:=}"             # [path] a static fsx binary; empty: built from FSX_SRC
 : "${FSX_SRC:=${SG_ROOT:-.}/../shared/bench/fsx}"  # [text] fstests' fsx.c, for benchmarks only; none there: the soak runs alone
 
+# -- fstests, the field's own suite (harness/suites/fstests) --
+: "${FSTESTS_SRC:=${SG_ROOT:-.}/../shared/peers/fstests-63a29724.tar.xz}"  # [text] fstests: a tree or tarball; absent: the suite is skipped
+: "${FSTESTS:=generic/157 generic/158 generic/513 generic/514 generic/515 generic/516 generic/517 generic/518 generic/553 generic/554 generic/564 generic/565 generic/673 generic/674}"  # [text] tests and groups (-g clone, ...) for fstests' check
+: "${FSTESTS_SECTIONS:=xfs ext4}"  # [text] the filesystems fstests runs on, each with the branch's mkfs options
+: "${FSTESTS_LIMIT:=3600}"  # [uint>0] s the fstests suite may run per kernel
+: "${FSTESTS_TEST_LIMIT:=900}"  # [uint>0] s one fstests test may run before it is killed (a failed result)
+: "${FSTESTS_DISK_MB:=4096}"  # [uint>=1024] TEST_DEV and SCRATCH_DEV, MiB each (sparse)
+
 # -- every branch (harness/drivers/validate-all) --
 : "${KSRC_DIR:=}"        # [path] trees or tarballs linux-<version>[.tar.xz] for the tree=ksrc branches
 : "${SG_ESTIMATE_SECS:=1200}"  # [uint] a branch's expected validate time when it has no earlier run
@@ -58,7 +66,7 @@
 
 # -- the VM (harness/stages/boot) --
 : "${ACCEL:=}"           # [kvm|tcg] empty: KVM only when it really works
-: "${BOOT_TIMEOUT:=}"     # [uint>0] hard limit, s; empty: 900 + 0.1 s per soak op (harness/lib/run.sh sg_boot_limit)
+: "${BOOT_TIMEOUT:=}"     # [uint>0] hard limit, s; empty: 300 + the limit of each suite run (harness/lib/run.sh sg_boot_limit)
 : "${BOOT_STALL:=300}"   # [uint>0] s without console or result output: the VM is hung
 : "${KVM_PROBE:=30}"     # [uint>0] s an automatically chosen KVM may stay silent before TCG
 : "${VM_CPUS:=2}"        # [uint>0] QEMU -smp

@@ -9,6 +9,8 @@ setup_file() {
 	export SOAK_OPS=${E2E_SOAK_OPS:-5000} SEED=${E2E_SEED:-20181203}
 	# a failing soak is minimised in the guest; bounded for CI
 	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-60}
+	# fstests on XFS, two tests: the suite cannot rot (the full lists: make fstests)
+	export FSTESTS=${E2E_FSTESTS:-generic/157 generic/158} FSTESTS_SECTIONS=${E2E_FSTESTS_SECTIONS:-xfs}
 }
 
 @test "make branch=6.1 validate exits 0 with a complete report" {
@@ -31,6 +33,12 @@ setup_file() {
 	jq -e '[.variants.baseline.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
 	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4", "xfs"]' "$j"
 	jq -e '.variants.patched.soak | all(.ops_per_sec != null and .ops != null)' "$j"
+	# fstests ran in the same guests: its tests from both kernels, and its time
+	for v in baseline patched; do
+		jq -e --arg v "$v" '[.variants[$v].tests[] | select(.suite == "fstests") | .name] | sort == ["generic/157.xfs", "generic/158.xfs"]' "$j"
+		jq -e --arg v "$v" '.variants[$v].suites[] | select(.suite == "fstests") | .seconds > 0' "$j"
+	done
+	grep -q '^| patched | fstests | xfs | ' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Where the patched kernel differs from mainline' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Evidence for the review reply' "$ROOT/reports/6.1/latest/summary.md"
 	# junit.xml: the schema, and one testcase per result plus each kernel's console case

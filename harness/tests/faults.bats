@@ -115,6 +115,22 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 	result "$(detail suite-error | cut -c1-140) (${BOOT_S}s)"
 }
 
+@test "fault: an fstests test past its limit is killed and failed as a timeout; the next test runs" {
+	need_kernel
+	[ -e "${FSTESTS_SRC:-$ROOT/../shared/peers/fstests-63a29724.tar.xz}" ] || skip "no fstests source"
+	# generic/157 and 158 each run longer than 5 s under TCG
+	export SUITES=fstests FSTESTS="generic/157 generic/158" FSTESTS_SECTIONS=xfs FSTESTS_TEST_LIMIT=5
+	"$H/stages/image" initramfs "$BATS_TEST_TMPDIR/fstests.cpio" 2>/dev/null
+	G=$BATS_TEST_TMPDIR/fstests
+	"$H/stages/image" disks "$G/disks" 2>/dev/null
+	"$H/stages/boot" "$KERNEL" "$BATS_TEST_TMPDIR/fstests.cpio" "$G/disks" "$G" sg.suites=fstests || true
+	"$H/stages/scan" "$G" 2>/dev/null
+	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
+	[ "$(grep -c '^fstests	generic/15[78]\.xfs	fail	timeout: ran past 5 s, killed$' "$G/results.tsv")" = 2 ]
+	[ "$(grep -c '^timeout	generic/15[78]\.xfs: timeout: ran past 5 s, killed$' "$G/failures.tsv")" = 2 ]
+	result "$(cut -f2- "$G/results.tsv" | paste -sd'|' -)"
+}
+
 @test "fault: a filesystem that shuts down is named once; the suites go on with the others" {
 	need_kernel
 	# the first case shuts its XFS down (XFS_IOC_GOINGDOWN), as a log
