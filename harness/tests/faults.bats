@@ -121,14 +121,14 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 	# generic/157 and 158 each run longer than 5 s under TCG
 	export SUITES=fstests FSTESTS="generic/157 generic/158" FSTESTS_SECTIONS=xfs FSTESTS_TEST_LIMIT=5
 	"$H/stages/image" initramfs "$BATS_TEST_TMPDIR/fstests.cpio" 2>/dev/null
-	G=$BATS_TEST_TMPDIR/fstests
-	"$H/stages/image" disks "$G/disks" 2>/dev/null
-	"$H/stages/boot" "$KERNEL" "$BATS_TEST_TMPDIR/fstests.cpio" "$G/disks" "$G" sg.suites=fstests || true
-	"$H/stages/scan" "$G" 2>/dev/null
-	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
-	[ "$(grep -c '^fstests	generic/15[78]\.xfs	fail	timeout: ran past 5 s, killed$' "$G/results.tsv")" = 2 ]
-	[ "$(grep -c '^timeout	generic/15[78]\.xfs: timeout: ran past 5 s, killed$' "$G/failures.tsv")" = 2 ]
-	result "$(cut -f2- "$G/results.tsv" | paste -sd'|' -)"
+	f=$BATS_TEST_TMPDIR/fstests
+	"$H/stages/image" disks "$f/disks" 2>/dev/null
+	"$H/stages/boot" "$KERNEL" "$BATS_TEST_TMPDIR/fstests.cpio" "$f/disks" "$f" sg.suites=fstests || true
+	"$H/stages/scan" "$f" 2>/dev/null
+	grep -q '^BOOT_STATUS=ok' "$f/boot.env"
+	[ "$(grep -c '^fstests	generic/15[78]\.xfs	fail	timeout: ran past 5 s, killed$' "$f/results.tsv")" = 2 ]
+	[ "$(grep -c '^timeout	generic/15[78]\.xfs: timeout: ran past 5 s, killed$' "$f/failures.tsv")" = 2 ]
+	result "$(cut -f2- "$f/results.tsv" | paste -sd'|' -)"
 }
 
 @test "fault: a filesystem that shuts down is named once; the suites go on with the others" {

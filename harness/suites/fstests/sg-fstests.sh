@@ -8,11 +8,12 @@
 #
 # Out: KTAP, one result per test and section, named <test>.<section>
 # ("generic/157.xfs"): ok; ok # SKIP for fstests' "[not run]" (its reason)
-# and "[expunged]" (the branch's backports/<b>/suites/fstests/expunge-<section>,
-# a test a line with "# why; fails k of n runs"); not ok with what check said. The plan is check -n's
-# list, so a test check never reached is missing, not passed.
-# A test silent for FSTESTS_TEST_LIMIT s is killed (check records it failed
-# and goes on); a "# fstests:" progress line every 60 s says which is running.
+# and "[expunged]" (the branch's backports/<b>/suites/fstests/
+# expunge-<section>: a test a line, "# why; fails k of n runs"); not ok
+# with what check said. The plan is check -n's list, so a test check never
+# reached is missing, not passed. A test still running after
+# FSTESTS_TEST_LIMIT s is killed (check records it failed and goes on); a
+# "# fstests:" progress line every 60 s says which test is running.
 # Exit 0 when every planned test ran and none failed.
 # shellcheck disable=SC1091 # the initramfs's own files
 . /settings.sh; . /defaults.sh
@@ -77,10 +78,19 @@ echo "KTAP version 1"
 echo "1..$n"
 planned=1
 
+# kill_tree PID: SIGKILL to every process under PID, then to PID.
+kill_tree() {
+	for _c in $(grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null); do
+		_c=${_c#/proc/}
+		kill_tree "${_c%/status}"
+	done
+	kill -KILL "$1" 2>/dev/null
+}
+
 # ticker: every 10 s until killed, the test now running (the first word of
 # the last line of check's output); a progress line each 60 s, and the
-# test's processes killed once it has run FSTESTS_TEST_LIMIT s (named in
-# /run/killed, which to_ktap reads).
+# test (bash /fstests/tests/<test> and everything under it) killed once it
+# has run FSTESTS_TEST_LIMIT s (named in /run/killed, which to_ktap reads).
 ticker() {
 	set +f
 	_cur= _t=0
@@ -95,8 +105,8 @@ ticker() {
 		[ "$_t" -ge "$FSTESTS_TEST_LIMIT" ] || continue
 		_k=0
 		for _p in /proc/[0-9]*; do
-			{ tr '\0' ' ' < "$_p/cmdline"; } 2>/dev/null | grep -q " \./tests/$_cur\( \|$\)" &&
-				kill -KILL "${_p#/proc/}" 2>/dev/null && _k=$((_k + 1))
+			{ tr '\0' ' ' < "$_p/cmdline"; } 2>/dev/null | grep -q "/tests/$_cur\( \|$\)" &&
+				kill_tree "${_p#/proc/}" && _k=$((_k + 1))
 		done
 		if [ $_k -gt 0 ]; then
 			echo "# fstests: $_cur past ${FSTESTS_TEST_LIMIT} s: killed"
@@ -153,9 +163,9 @@ for sec in $FSTESTS_SECTIONS; do
 	[ -f "$x" ] || x=/dev/null
 	cp "$x" $R/tmp/expunge
 	t0=$(date +%s)
-	# shellcheck disable=SC2086
 	ticker &
 	tpid=$!
+	# shellcheck disable=SC2086
 	check -s "$sec" -E /tmp/expunge $FSTESTS 2>&1 | tee $O | to_ktap $i "$sec" | tee /run/ktap.$sec
 	kill $tpid 2>/dev/null
 	i=$(cat /run/done)
