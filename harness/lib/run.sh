@@ -122,6 +122,19 @@ sg_failure_kinds() {
 sg_failure_kinds_json() { sg_failure_kinds "$1" | jq -R . | jq -sc .; }
 sg_failure_kinds_re() { echo "^($(sg_failure_kinds "$1" | paste -sd'|' -))\$"; }
 
+# sg_boot_disks DIR: the disks a boot attaches, in order (vda, vdb, ...):
+# xfs.img, ext4.img, then the suites' own (harness/stages/image disks), one
+# "ID FORMAT PATH" a line; ID, the file name without its extension, is the
+# disk's serial in the guest (/sys/block/vdX/serial).
+sg_boot_disks() {
+	for _d in "$1/xfs.img" "$1/ext4.img" "$1"/*-*.img "$1"/*-*.qcow2; do
+		[ -f "$_d" ] || continue
+		_n=${_d##*/}
+		case $_d in *.qcow2) _f=qcow2 ;; *) _f=raw ;; esac
+		echo "${_n%.*} $_f $_d"
+	done
+}
+
 # sg_qemu_cpu ACCEL: QEMU's -cpu for that accelerator: the host's CPU under
 # KVM, every feature TCG can emulate otherwise.
 sg_qemu_cpu() { if [ "$1" = kvm ]; then echo host; else echo max; fi; }
