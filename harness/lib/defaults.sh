@@ -8,6 +8,7 @@
 #   [uint]  [uint>0]  [uint>=N]  a whole number (decimal), at least 0, 1, N
 #   [a|b|c]  one of these words       [path]  an existing file or directory
 #   [text]  anything                  [RULE...]  space separated, each RULE
+#   [profile]  a name in harness/lib/profiles.tsv
 # POSIX sh, no commands: only assignments.
 # shellcheck shell=sh
 
@@ -30,7 +31,8 @@
 : "${SOAK_OPS:=$((20000 * TIME_FACTOR))}"  # [uint>0] soak ops per filesystem
 : "${SOAK_ARGS:=}"       # [text] extra sg-soak options, e.g. "--disable dread"
 : "${SOAK_REPLAY:=}"     # [path] a saved soak op log to replay instead of a new soak
-: "${SOAK_REPLAY_FS:=xfs}"  # [xfs|ext4] the filesystem SOAK_REPLAY runs on
+: "${SOAK_REPLAY_FS:=xfs}"  # [profile] the filesystem profile SOAK_REPLAY runs on
+: "${REPEAT:=3}"         # [uint>0] runs of a case that fails in the guest (sg-syscall, sg-sparse): failing only some of them is "flaky k/n"
 : "${EVIDENCE:=0}"       # [0|1] 1: also boot every prefix of the series (per-patch proof; make evidence)
 : "${EVIDENCE_SUITES:=syscall}"  # [text] the suites each prefix runs (evidence, bisection)
 : "${BISECT:=1}"         # [0|1] 0: do not bisect a regression over the prefixes
@@ -49,7 +51,7 @@
 # -- fstests, the field's own suite (harness/suites/fstests) --
 : "${FSTESTS_SRC:=${SG_ROOT:-.}/../shared/peers/fstests-63a29724.tar.xz}"  # [text] fstests: a tree or tarball; absent: the suite is skipped
 : "${FSTESTS:=generic/157 generic/158 generic/513 generic/514 generic/515 generic/516 generic/517 generic/518 generic/553 generic/554 generic/564 generic/565 generic/673 generic/674}"  # [text] tests and groups (-g clone, ...) for fstests' check
-: "${FSTESTS_SECTIONS:=xfs ext4}"  # [text] the filesystems fstests runs on, each with the branch's mkfs options
+: "${FSTESTS_SECTIONS:=xfs ext4}"  # [text] the filesystems fstests runs on, each with the branch's mkfs options (and a profile's, for a profile name: xfs_1k)
 : "${FSTESTS_LIMIT:=3600}"  # [uint>0] s the fstests suite may run per kernel
 : "${FSTESTS_TEST_LIMIT:=900}"  # [uint>0] s one fstests test may run before it is killed (a failed result)
 : "${FSTESTS_DISK_MB:=4096}"  # [uint>=1024] TEST_DEV and SCRATCH_DEV, MiB each (sparse)
@@ -73,7 +75,8 @@
 : "${VM_MEM:=2048}"      # [uint>0] QEMU -m, MiB
 
 # -- the disks (harness/stages/image; branch.conf mkfs_xfs=/mkfs_ext4= set the mkfs options) --
-: "${DISK_MB:=1024}"     # [uint>=300] size of xfs.img and ext4.img, MiB (mkfs.xfs needs 300)
+: "${PROFILES:=xfs xfs_1k ext4 ext4_1k}"  # [profile...] the filesystem profiles every suite runs on, a disk each (harness/lib/profiles.tsv)
+: "${DISK_MB:=1024}"     # [uint>=300] size of each profile's disk, MiB (mkfs.xfs needs 300)
 : "${MKFS_XFS:=-m reflink=1}"  # [text] mkfs.xfs options
 : "${MKFS_EXT4:=-b 4096}"      # [text] mkfs.ext4 options
 

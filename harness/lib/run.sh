@@ -122,12 +122,25 @@ sg_failure_kinds() {
 sg_failure_kinds_json() { sg_failure_kinds "$1" | jq -R . | jq -sc .; }
 sg_failure_kinds_re() { echo "^($(sg_failure_kinds "$1" | paste -sd'|' -))\$"; }
 
+# sg_mkfs_cmd PROFILE: the mkfs command of that profile
+# (harness/lib/profiles.tsv): the branch's mkfs options for its type, then
+# the profile's own. sg_mkfs PROFILE IMG: make IMG that filesystem.
+sg_mkfs_cmd() {
+	_x=$(awk -F '\t' -v n="$1" '$1 == n && $2 != "-" { print $2 }' "$SG_LIB/profiles.tsv")
+	case ${1%%_*} in
+	xfs) echo "mkfs.xfs -q -f $MKFS_XFS $_x" ;;
+	ext4) echo "mkfs.ext4 -q -F $MKFS_EXT4 $_x" ;;
+	*) echo "profile $1: no mkfs for its type" >&2; return 1 ;;
+	esac
+}
+sg_mkfs() { _c=$(sg_mkfs_cmd "$1") && $_c "$2"; }
+
 # sg_boot_disks DIR: the disks a boot attaches, in order (vda, vdb, ...):
-# xfs.img, ext4.img, then the suites' own (harness/stages/image disks), one
-# "ID FORMAT PATH" a line; ID, the file name without its extension, is the
-# disk's serial in the guest (/sys/block/vdX/serial).
+# one per profile of PROFILES, then the suites' own (harness/stages/image
+# disks), one "ID FORMAT PATH" a line; ID, the file name without its
+# extension, is the disk's serial in the guest (/sys/block/vdX/serial).
 sg_boot_disks() {
-	for _d in "$1/xfs.img" "$1/ext4.img" "$1"/*-*.img "$1"/*-*.qcow2; do
+	for _d in $(for _p in $PROFILES; do echo "$1/$_p.img"; done) "$1"/*-*.img "$1"/*-*.qcow2; do
 		[ -f "$_d" ] || continue
 		_n=${_d##*/}
 		case $_d in *.qcow2) _f=qcow2 ;; *) _f=raw ;; esac

@@ -13,6 +13,7 @@ sg_check_settings() {
 		eval "_v=\${$_n-}"
 		[ -z "$_v" ] || sg_takes "$_r" "$_v" || sg_die $SG_EXIT_USAGE "$_n=$_v: takes $(echo "$_r" |
 			sed 's/^uint/a whole number/; s/[>=][>=]*/ & /; s/^path/an existing file or directory/
+				s|^profile|a profile of harness/lib/profiles.tsv|
 				s/[.][.][.]$/, space separated/; s/|\([^|]*\)$/ or \1/; s/|/, /g') (harness/lib/defaults.sh)"
 	done < "$SG_LIB/defaults.sh"
 }
@@ -33,6 +34,7 @@ sg_takes() {
 		'uint>='*) [ "$2" -ge "${1#uint>=}" ] ;;
 		esac ;;
 	path) [ -e "$2" ] ;;
+	profile) awk -v n="$2" '$1 == n { f = 1 } END { exit !f }' "$SG_LIB/profiles.tsv" ;;
 	text) ;;
 	*'|'*) case "|$1|" in *"|$2|"*) ;; *) return 1 ;; esac ;;
 	*) return 1 ;;

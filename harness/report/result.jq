@@ -20,13 +20,16 @@ def turned($before; $from; $to):
 ($baseline.tests | bykey) as $b | ($patched.tests | bykey) as $p
 | ($baseline | ran) as $have_base
 | ($divergences | map({(.test): .}) | add // {}) as $known
+# A case's divergence row: its own, or, on a profile (cfr_whole.xfs_1k),
+# the row of its filesystem type (cfr_whole.xfs) when the profile has none.
+| def known: $known[key] // $known[key | sub("(?<t>\\.[a-z0-9]+)_[a-z0-9]+$"; "\(.t)")];
 # A case that baseline ran and the patched kernel, which finished its boot,
 # gave no result for is missing: a lost result, never a pass. Unless the
 # guest said why it did not run it: its filesystem went down on the patched
 # kernel (a kernel failure of its own: "fs xfs down before soak"), or its
 # suite was skipped whole; such a case is not run, with that reason.
-| [$patched.failures[] | select(.kind == "fs-error") | .detail
-   | capture("^fs (?<fs>[a-z0-9]+) down before").fs] as $down
+  [$patched.failures[] | select(.kind == "fs-error") | .detail
+   | capture("^fs (?<fs>[a-z0-9_]+) down before").fs] as $down
 | [$patched.tests[] | select(.name == .suite and .status == "skip") | .suite] as $skipped_suites
 | [if $have_base and $patched.boot.BOOT_STATUS == "ok" then
      $baseline.tests[] | select($p[key] == null)
@@ -102,9 +105,9 @@ def turned($before; $from; $to):
                 [$p | to_entries[] | .value
                  | select(.status == "skip" and ($b[key].status // "skip") != "skip")]
               else [] end),
-  known_divergences: [$pfail[] | select($known[key])
-                      | . + {why: $known[key].reason, evidence: $known[key].evidence}],
-  unexplained: [$pfail[] | select($known[key] | not)
+  known_divergences: [$pfail[] | known as $k | select($k)
+                      | . + {why: $k.reason, evidence: $k.evidence}],
+  unexplained: [$pfail[] | select(known | not)
                 | . + {baseline: ($b[key].status
                                   // (if $have_base then "absent" else "not run" end)),
                        baseline_reason: ($b[key].reason // null)}],

@@ -26,6 +26,7 @@ BEGIN { printf "" > res; printf "" > fail; n = 0; plan = 0 }
 	pend[++n] = P_name OFS P_st OFS P_why
 	if (P_st == "fail") {
 		kind = (P_why ~ /mismatch|corrupt/) ? "corruption" : \
+		       (P_why ~ /^flaky [0-9]+\/[0-9]+: /) ? "flaky" : \
 		       (P_why ~ /^(timeout|hung):/) ? "timeout" : \
 		       (P_why ~ /^signal [0-9]+ /) ? "crash" : "test-fail"
 		pendf[n] = kind OFS P_name ": " P_why

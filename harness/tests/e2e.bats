@@ -31,7 +31,9 @@ setup_file() {
 	# the syscall and soak suites reported from both kernels
 	jq -e '[.variants.patched.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
 	jq -e '[.variants.baseline.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
-	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4", "xfs"]' "$j"
+	# on every default profile (harness/lib/profiles.tsv), 4 KiB and 1 KiB blocks
+	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4", "ext4_1k", "xfs", "xfs_1k"]' "$j"
+	jq -e '[.variants.patched.tests[] | select(.suite == "syscall") | .name | select(endswith(".xfs_1k"))] | length >= 40' "$j"
 	jq -e '.variants.patched.soak | all(.ops_per_sec != null and .ops != null)' "$j"
 	# fstests ran in the same guests: its tests from both kernels, and its time
 	for v in baseline patched; do
@@ -60,7 +62,7 @@ setup_file() {
 	[ "$(jq '.minimised | length' "$j")" -eq "$(ls "$d"/*/oplog-*.txt 2>/dev/null | wc -l)" ]
 	jq -r '.minimised[] | "\(.variant) \(.fs) \(.status) \(.ops_before) -> \(.ops) in \(.tries) tries"' "$j"
 	jq -e '.minimised | all(.status != "no-result")' "$j"
-	jq -e '[.minimised[] | select(.status == "ok")] | all(.ops <= .ops_before and (.record | test("^(baseline|patched)/minimised-(xfs|ext4)[.]record$")))' "$j"
+	jq -e '[.minimised[] | select(.status == "ok")] | all(.ops <= .ops_before and (.record | test("^(baseline|patched)/minimised-(xfs|ext4)(_1k)?[.]record$")))' "$j"
 	for r in $(jq -r '.minimised[] | select(.status == "ok") | .record' "$j"); do
 		[ "$(grep -c '^op=' "$d/$r")" -eq "$(jq --arg r "$r" '.minimised[] | select(.record == $r) | .ops' "$j")" ]
 	done

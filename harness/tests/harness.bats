@@ -807,7 +807,7 @@ C
 @test "minimise: bad arguments are usage errors, exit 2" {
 	bats_require_minimum_version 1.5.0
 	echo 'op=1 write f=0 off=0x0 len=0x1 sf=0 soff=0x0 arg=0x1 res=1 size=0x1' > "$BATS_TEST_TMPDIR/log"
-	for c in "log ext3:FS must be xfs or ext4" "log xfs:needs --kernel BZIMAGE or --branch B" \
+	for c in "log ext3:FS must be a profile of harness/lib/profiles.tsv" "log xfs:needs --kernel BZIMAGE or --branch B" \
 		"--kernel /nonexistent log xfs:no such kernel" "--bogus x log xfs:unknown option" \
 		"nosuch xfs:no such run directory or op log"; do
 		# shellcheck disable=SC2086 # (the words of the case)
@@ -1055,7 +1055,7 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	[ "$(cat "$L/results.tsv")" = "$(printf 'standin\tone.tmpfs\tpass\t')" ]
 	[ "$(cat "$L/standin.txt")" = hello ]
 	# its own disks: made by its disks hook in the boot's disk dir (none
-	# left from an earlier boot), attached after vda and vdb by serial
+	# left from an earlier boot), attached after the profiles' disks, by serial
 	printf '%s\n' '#!/bin/sh' 'truncate -s 1M "$1/standin-extra.img"' > "$s/disks"
 	chmod +x "$s/disks"
 	D=$BATS_TEST_TMPDIR/disks
@@ -1072,7 +1072,7 @@ row() { grep "^$2 *$3 *$4 " <<<"$1" | tr -s ' '; }
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(awk 'p { print; p = 0 } $0 == "-device" { p = 1 }' "$BATS_TEST_TMPDIR/boot/qemu.cmd" | cut -d, -f3)" = \
-		"$(printf 'serial=%s\n' xfs ext4 standin-extra)" ]
+		"$(printf 'serial=%s\n' xfs xfs_1k ext4 ext4_1k standin-extra)" ]
 	# a folder without guest.sh is no suite the guest can run: named
 	rm "$s/guest.sh"
 	SUITES=standin run "$R/harness/stages/image" initramfs "$BATS_TEST_TMPDIR/i.cpio"

@@ -45,7 +45,7 @@ refused() {
 		run make -C "$R" -s minimise "RUN=/x$v" FS=xfs
 		refused "error: no such run directory or op log: /x$v"
 		run make -C "$R" -s minimise RUN=/x "FS=$v"
-		refused "error: FS must be xfs or ext4, not '$v'"
+		refused "error: FS must be a profile of harness/lib/profiles.tsv, not '$v'"
 		# (minimise takes the kernels as a list: its first word is checked first)
 		run make -C "$R" -s minimise LOG=/x branch=9.5 FS=xfs "KERNEL=/k$v"
 		refused "error: no such kernel: /k${v%% *}"
@@ -99,7 +99,7 @@ stub_stages() {
 settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/lib/defaults.sh"; }
 
 @test "every setting in defaults.sh has a [RULE] tag the check knows, and its default passes it; to the guest's shell the tags are comments" {
-	rule='(uint|uint>0|uint>=[0-9]+|path|text|[a-z0-9-]+(\|[a-z0-9-]+)+)(\.\.\.)?'
+	rule='(uint|uint>0|uint>=[0-9]+|path|profile|text|[a-z0-9-]+(\|[a-z0-9-]+)+)(\.\.\.)?'
 	tagged="^: \"\\$\{[A-Z][A-Z0-9_]*:=.*\}\" +# \[$rule\] "
 	grep '^: "\${' "$ROOT/harness/lib/defaults.sh" > "$BATS_TEST_TMPDIR/lines"
 	[ "$(wc -l < "$BATS_TEST_TMPDIR/lines")" -ge 45 ]
@@ -124,7 +124,8 @@ settings() { sed -n 's/^: "\${\([A-Z][A-Z0-9_]*\):=.*/\1/p' "$ROOT/harness/lib/d
 		"DISK_MB=1:a whole number >= 300" "TIME_FACTOR=1 2:a whole number > 0" "SOAK_OPS=010:a whole number > 0" \
 		"SEED=99999999999999999999:a whole number" "RUNNER=docker:qemu, lava or lava-jobs" "EVIDENCE=yes:0 or 1" \
 		"ACCEL=hvf:kvm or tcg" "VARIANTS=baseline patch:baseline or patched, space separated" \
-		"SEEDS=1 x:a whole number, space separated" "SOAK_REPLAY=/nosuch:an existing file or directory"; do
+		"SEEDS=1 x:a whole number, space separated" "SOAK_REPLAY=/nosuch:an existing file or directory" \
+		"PROFILES=xfs xfs_2k:a profile of harness/lib/profiles.tsv, space separated"; do
 		run --separate-stderr env "${c%%:*}" KSRC="$K" "$R/harness/drivers/validate" 9.5
 		echo "$c: exit $status: $stderr"
 		[ "$status" -eq 2 ]

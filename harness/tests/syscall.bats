@@ -157,6 +157,31 @@ need_host_fs() {
 	[ -z "$(ls -A "$T_TMPFS")" ]
 }
 
+# A failing case is run --repeat N times in all (REPEAT in the guest): one
+# that fails only some runs is flaky k/n, which scan files as its own kind.
+@test "repeat: a case failing one run in two is flaky 1/2, named so through scan; a hang or a crash is not rerun" {
+	need_host_fs
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_whole*' --inject flaky --repeat 2
+	echo "$output"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # flaky 1/2: injected: fails on its first run only"* ]]
+	[[ "$output" == *"ok 2 cfr_whole_libc.tmpfs"* ]]
+	# through the harness's scan, as the guest's nested KTAP
+	d=$BATS_TEST_TMPDIR/g && mkdir -p "$d"
+	{ echo "KTAP version 1"; echo "1..1"; printf '    %s\n' "${lines[@]}"; echo "not ok 1 syscall"; } > "$d/ktap.log"
+	awk -v FS='\n' -v OFS='\t' -v res="$d/results.tsv" -v fail="$d/failures.tsv" -f "$BATS_TEST_DIRNAME/../stages/ktap.awk" "$d/ktap.log"
+	grep -qx $'flaky\tcfr_whole.tmpfs: flaky 1/2: injected: fails on its first run only' "$d/failures.tsv"
+	grep -q $'^syscall\tcfr_whole.tmpfs\tfail\tflaky 1/2: ' "$d/results.tsv"
+	# without repeats it is a plain failure
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only cfr_whole --inject flaky
+	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # injected: fails on its first run only"* ]]
+	# a crash is reported as it was, once
+	run "$SG" --fs tmpfs:"$T_TMPFS" --only cfr_whole --inject crash --repeat 3
+	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # signal 11 (Segmentation fault) in the call"* ]]
+	[[ "$output" != *"runs"* ]]
+	[ -z "$(ls -A "$T_TMPFS")" ]
+}
+
 @test "a failing case names what it pins on a '# pins:' line before its result" {
 	need_host_fs
 	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_short_eof*' --inject crash

@@ -4,7 +4,8 @@
 # (harness/suites/fstests/disks; its disks found by their serials), enters
 # it with chroot and runs `./check -s SECTION $FSTESTS` for each section of
 # FSTESTS_SECTIONS (xfs, ext4, or FS_anything: FSTYP is the part before the
-# "_"), with the branch's mkfs options. Settings: the run's, /settings.sh.
+# "_"), with the branch's mkfs options and a profile's (harness/lib/profiles.tsv:
+# section xfs_1k is XFS with 1 KiB blocks). Settings: the run's, /settings.sh.
 #
 # Out: KTAP, one result per test and section, named <test>.<section>
 # ("generic/157.xfs"): ok; ok # SKIP for fstests' "[not run]" (its reason)
@@ -39,8 +40,12 @@ mount -t debugfs debugfs $R/sys/kernel/debug 2>/dev/null
 
 # config SECTION: local.config holding that section alone (check takes its
 # first section's settings before -s picks one): the disks, FSTYP (the
-# part of the name before "_") and the branch's mkfs options for it.
-mkfs_opts() { case ${1%%_*} in xfs) echo "$MKFS_XFS" ;; ext4) echo "$MKFS_EXT4" ;; esac; }
+# part of the name before "_") and the branch's mkfs options for it, then
+# those of the profile of that name (/profiles.tsv: xfs_1k), if one is.
+mkfs_opts() {
+	_x=$(awk -F '\t' -v n="$1" '$1 == n && $2 != "-" { print $2 }' /profiles.tsv)
+	case ${1%%_*} in xfs) echo "$MKFS_XFS $_x" ;; ext4) echo "$MKFS_EXT4 $_x" ;; esac
+}
 config() {
 	printf '[%s]\nFSTYP=%s\nTEST_DEV=%s\nTEST_DIR=/mnt/test\nSCRATCH_DEV=%s\nSCRATCH_MNT=/mnt/scratch\nMKFS_OPTIONS="%s"\n' \
 		"$1" "${1%%_*}" "$test" "$scratch" "$(mkfs_opts "$1")" > $R/fstests/local.config

@@ -104,3 +104,19 @@ int sg_run_isolated(int (*fn)(void *), void *arg, double timeout, struct sg_end 
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return 0;
 }
+
+void sg_rerun(int runs, int (*again)(void *), void *arg, const char *name, char *why, size_t wn)
+{
+	char first[1024];
+	int k = 1;
+
+	for (int i = 1; i < runs; i++)
+		if (again(arg) > 0)
+			k++;
+	if (k == runs) {
+		sg_say("# %s: failed %d of %d runs\n", name, k, runs);
+		return;
+	}
+	snprintf(first, sizeof(first), "%s", why);
+	snprintf(why, wn, "flaky %d/%d: %s", k, runs, first);
+}

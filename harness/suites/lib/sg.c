@@ -138,8 +138,10 @@ static const struct { const char *name; unsigned long magic; } known[] = {
 
 unsigned long sg_fs_magic(const char *name)
 {
+	size_t n = strcspn(name, "_");	/* a profile's type: xfs_1k is xfs */
+
 	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i].name, name))
+		if (strlen(known[i].name) == n && !strncmp(known[i].name, name, n))
 			return known[i].magic;
 	return 0;
 }

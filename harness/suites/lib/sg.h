@@ -71,6 +71,12 @@ struct sg_end {
  * it runs, in the child as well. 0 and how it ended in *end, or -1 if the
  * fork failed (errno). */
 int sg_run_isolated(int (*fn)(void *), void *arg, double timeout, struct sg_end *end);
+/* A case NAME that failed with a result (not a hang or a crash), run again
+ * until RUNS runs in all: again(arg) runs it once more, > 0 when it failed.
+ * Failing every run, a "# NAME: failed n of n runs" line says so and why
+ * stays; failing some, why (WN bytes) becomes "flaky k/n: " and the first
+ * run's reason (REPEAT in the guest). */
+void sg_rerun(int runs, int (*again)(void *), void *arg, const char *name, char *why, size_t wn);
 
 /* ---- copy_file_range(2), the raw syscall (the suites pin the kernel's
  * behaviour, not a libc emulation of it) */
@@ -84,7 +90,8 @@ struct sg_fs {
 };
 /* Parse NAME:DIR into fs: 0, or -1 with what is wrong in why. */
 int sg_fs_parse(const char *arg, struct sg_fs *fs, const char **why);
-/* The f_type of a filesystem the suites know by name (xfs, ext4, tmpfs), 0 if unknown. */
+/* The f_type of a filesystem the suites know by name (xfs, ext4, tmpfs, or
+ * one of them with a profile after a '_', as xfs_1k), 0 if unknown. */
 unsigned long sg_fs_magic(const char *name);
 /* Is dir a directory on a filesystem of the type name says? 0, or -1 with the
  * reason in why ("DIR: error" or "DIR is on f_type 0x.., not NAME (0x..)"). */

@@ -1,4 +1,4 @@
-# shellcheck shell=sh disable=SC2154 # SOAK_OPS: harness/lib/defaults.sh, which the guest init sources
+# shellcheck shell=sh disable=SC2154 # SOAK_OPS: harness/lib/defaults.sh, which the guest init sources; live: the init's
 # harness/suites/soak/guest.sh: how the guest runs sg-soak (the interface:
 # harness/suites/README.md). sg.soak_ops=, sg.seed=, sg.soak_args= (commas
 # for spaces) set the run; with a /replay.log in the initramfs, the soak
@@ -14,8 +14,9 @@ suite_cmd() {
 		up "$replay_fs" && echo "sg-soak --replay /replay.log --fs $replay_fs:/mnt/$replay_fs"
 	else
 		_a=
-		for _fs in xfs ext4; do up $_fs && _a="$_a --fs $_fs:/mnt/$_fs"; done
-		# A CPU each (VM_CPUS): the filesystems soak at once.
+		# Every profile up (tmpfs is not one: the soak is about disk filesystems)
+		for _fs in $live; do [ "$_fs" = tmpfs ] || _a="$_a --fs $_fs:/mnt/$_fs"; done
+		# VM_CPUS of 2 or more: the profiles soak at once.
 		[ -z "$_a" ] || [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ] || _a="$_a --parallel"
 		[ -n "$_a" ] && echo "sg-soak$_a --ops $ops --seed $(sg_arg seed 1) $(sg_arg soak_args '')"
 	fi

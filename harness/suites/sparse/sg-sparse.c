@@ -133,6 +133,8 @@ struct mfile {
 
 static struct fsent fss[MAXFS];
 static int nfs, case_timeout = 30;
+static int repeat = 1;		/* --repeat N: runs of a failing case (flaky k/n) */
+static int abnormal;		/* the last run_isolated's failure was a hang, a signal, a stuck fs */
 static const char *only;
 static struct shared *sh;
 
@@ -882,6 +884,7 @@ static int run_isolated(const struct scase *c, struct fsent *fs, const char *nam
 	struct sg_end end;
 	int st;
 
+	abnormal = 1;
 	if (fs->gone[0]) {
 		snprintf(why, wn, "%s", fs->gone);
 		return -1;
@@ -893,6 +896,7 @@ static int run_isolated(const struct scase *c, struct fsent *fs, const char *nam
 	}
 	st = end.status;
 	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+		abnormal = 0;
 		snprintf(why, wn, "%s", sh->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
@@ -910,6 +914,16 @@ static int run_isolated(const struct scase *c, struct fsent *fs, const char *nam
 	if (end.reaped && sh->dir[0])
 		sg_rm_tree(sh->dir);
 	return 1;
+}
+
+/* One more run of a failed case, for sg_rerun: > 0 when it failed again */
+struct again { const struct scase *c; struct fsent *fs; const char *name; };
+static int run_again(void *arg)
+{
+	struct again *a = arg;
+	char why[1200];
+
+	return run_isolated(a->c, a->fs, a->name, why, sizeof(why));
 }
 
 /* FIEMAP support of fs (tmpfs has none): a 1-byte file in its directory. */
@@ -942,7 +956,7 @@ static void probe_fs(struct fsent *fs)
 static int usage(const char *m)
 {
 	fprintf(stderr, "sg-sparse: %s\nusage: sg-sparse --fs NAME:DIR [--fs NAME:DIR ...] [--only GLOB] "
-		"[--timeout SEC]\n       sg-sparse --list\nNAME is xfs, ext4 or tmpfs, the f_type DIR must be on.\n",
+		"[--timeout SEC] [--repeat N]\n       sg-sparse --list\nNAME is xfs, ext4 or tmpfs (or one of them _PROFILE), the f_type DIR must be on.\n",
 		m);
 	return 2;
 }
@@ -964,6 +978,10 @@ int main(int argc, char **argv)
 			case_timeout = atoi(v), i++;
 			if (case_timeout <= 0)
 				return usage("--timeout wants seconds > 0");
+		} else if (!strcmp(a, "--repeat") && v) {
+			repeat = atoi(v), i++;
+			if (repeat <= 0 || repeat > 100)
+				return usage("--repeat wants runs 1..100");
 		} else if (!strcmp(a, "--fs") && v) {
 			i++;
 			if (nfs == MAXFS)
@@ -971,11 +989,11 @@ int main(int argc, char **argv)
 			if (sg_fs_parse(v, &fss[nfs].fs, &bad_arg))
 				return usage(bad_arg);
 			if (!sg_fs_magic(fss[nfs].fs.name))
-				return usage("unknown fs name (xfs, ext4, tmpfs)");
+				return usage("unknown fs name (xfs, ext4, tmpfs, or one of them _PROFILE)");
 			for (int k = 0; k < nfs; k++)
 				if (!strcmp(fss[k].fs.name, fss[nfs].fs.name))
 					return usage("fs named twice");
-			fss[nfs].xfs = !strcmp(fss[nfs].fs.name, "xfs");
+			fss[nfs].xfs = sg_fs_magic(fss[nfs].fs.name) == sg_fs_magic("xfs");
 			nfs++;
 		} else {
 			return usage("bad argument");
@@ -1008,7 +1026,7 @@ int main(int argc, char **argv)
 			for (int j = 0; j < nfs; j++) {
 				char name[160], why[1200];
 				int rc;
-				snprintf(name, sizeof(name), "%s.%s", cases[k].id, fss[j].fs.name);
+				snprintf(name, sizeof(name), "%.80s.%.63s", cases[k].id, fss[j].fs.name);
 				if (only && fnmatch(only, cases[k].id, 0) && fnmatch(only, name, 0))
 					continue;
 				if (!pass) {
@@ -1016,6 +1034,10 @@ int main(int argc, char **argv)
 					continue;
 				}
 				rc = run_isolated(&cases[k], &fss[j], name, why, sizeof(why));
+				if (rc > 0 && !abnormal && repeat > 1) {
+					struct again a = { &cases[k], &fss[j], name };
+					sg_rerun(repeat, run_again, &a, name, why, sizeof(why));
+				}
 				sg_ktap_result(rc, name, "%s", why);
 			}
 	}

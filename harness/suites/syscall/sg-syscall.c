@@ -2,15 +2,17 @@
 /*
  * sg-syscall - stablegate syscall conformance suite.
  *
- * One declarative table (cases[], its rows in table-copy.h, table-remap.h
- * and table-dio.h, every field named: struct tcase says what each means) of
+ * One declarative table (case_at(), its rows in table-copy.h, table-remap.h
+ * and table-dio.h, every field named: struct tcase says what each means;
+ * sizes in blocks B of the filesystem the case runs on) of
  * copy_file_range(2), FICLONE/FICLONERANGE/FIDEDUPERANGE and sub-block
  * O_DIRECT cases.  Each row names the filesystems it applies to, how its
  * files are set up, the call, the expected return/errno, a post-condition,
  * the behaviour it pins and the mainline function that has it (.pins), and
  * its provenance (.prov: an entry of provenance.h's table, the seed patch,
  * upstream commit and patch subject, printed as a "# pins:" line before a
- * failing result).  Expected results are mainline's (fs/read_write.c,
+ * failing result).  --fs NAME:DIR names a filesystem type or a profile of
+ * one (xfs_1k: XFS with 1 KiB blocks).  Expected results are mainline's (fs/read_write.c,
  * fs/remap_range.c, fs/attr.c); they never change per branch.  Output is
  * KTAP version 1.
  */
@@ -46,7 +48,6 @@
 #include "sg.h"
 
 
-#define B	4096LL		/* fs block size of the guest filesystems */
 #define NOBODY	65534
 #define OLD	1000000000L	/* 2001-09-09: "old" timestamp */
 #define WHY_MAX	768		/* a case's reason, after the "# " of its result line */
@@ -59,7 +60,12 @@ enum { OP_CFR = 1, OP_CFR_LIBC, OP_CFR_NULL, OP_CLONE, OP_CLONE_RANGE, OP_DEDUPE
 static const struct { const char *name; unsigned bit; } fstype[] = {
 	{ "xfs", XFS }, { "ext4", EXT4 }, { "tmpfs", TMPFS },
 };
-struct fsent { const char *name; unsigned bit; char dir[1024]; };
+struct fsent { const char *name; unsigned bit; long long block; char dir[1024]; };
+
+/* The block size of the filesystem the case runs on (of a cross pair, the
+ * larger): the table's sizes and offsets, and the checks, are in its units,
+ * so each case asks the same of a 1 KiB-block filesystem as of a 4 KiB one. */
+static long long B = 4096;
 
 #include "provenance.h"
 
@@ -116,7 +122,9 @@ struct ctx {
 
 static struct fsent fss[8];
 static int nfs, ncross, guest, seq, case_timeout = 30;
-static const char *inject;		/* --inject hang|crash|shutdown: self-test of the isolation */
+static const char *inject;		/* --inject hang|crash|shutdown|flaky: self-test of the isolation */
+static int repeat = 1;			/* --repeat N: runs of a failing case (flaky k/n) */
+static int abnormal;			/* the last run_isolated's failure was a hang, a signal, a stuck fs */
 static char gone[8][256];		/* per fs: why it can run no more cases, once known */
 static struct { int s, d; } crosses[8];
 static const char *only;
@@ -993,6 +1001,9 @@ static int run_case(const struct tcase *t, const struct fsent *fi, const struct 
 			rc = SKIP(c, "XFS_IOC_GOINGDOWN: %s", ename(errno));
 			goto out;
 		}
+	} else if (inject && !strcmp(inject, "flaky")) {
+		rc = FAIL(c, "injected: fails on its first run only");
+		goto out;
 	} else if (inject) {
 		raise(SIGSEGV);
 	}
@@ -1048,6 +1059,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 	struct sg_end end;
 	int st;
 
+	abnormal = 1;
 	for (int i = 0; i < nfs; i++)
 		if (&fss[i] == fi || &fss[i] == fo) {
 			int g = fs_gone(i, t->id);
@@ -1068,6 +1080,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 	inject = NULL;			/* only the first case run */
 	st = end.status;
 	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
+		abnormal = 0;
 		snprintf(why, WHY_MAX, "%s", cx->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
@@ -1092,12 +1105,21 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 
 /* ----------------------------------------------------------------- table */
 
-static const struct tcase cases[] = {
+/* Case k of the table, built for the current B, into *t (when k is in it);
+ * returns how many cases there are. */
+static int case_at(int k, struct tcase *t)
+{
+	const struct tcase cases[] = {
 #include "table-copy.h"
 #include "table-remap.h"
 #include "table-dio.h"
-};
-#define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
+	};
+	int n = (int)(sizeof(cases) / sizeof(cases[0]));
+
+	if (k >= 0 && k < n)
+		*t = cases[k];
+	return n;
+}
 
 /* ------------------------------------------------------------------ main */
 
@@ -1116,7 +1138,7 @@ static void fsmask_str(const struct tcase *t, char *buf, size_t n)
 static int usage(const char *m)
 {
 	fprintf(stderr, "sg-syscall: %s\nusage: sg-syscall --fs NAME:DIR [--fs NAME:DIR ...] "
-		"[--cross SRC:DST ...] [--guest] [--only GLOB] [--timeout SEC]\n\t\t[--inject hang|crash|shutdown (self-test: the first case hangs, crashes\n\t\tor shuts its XFS down)] | --list\n", m);
+		"[--cross SRC:DST ...] [--guest] [--only GLOB] [--timeout SEC] [--repeat N]\n\t\t[--inject hang|crash|shutdown|flaky (self-test: the first case hangs, crashes,\n\t\tshuts its XFS down or fails its first run only)] | --list\n", m);
 	return 2;
 }
 
@@ -1137,10 +1159,12 @@ static int selected(const struct tcase *t, const char *name)
 static int list_cases(void)
 {
 	char m[64];
-	for (int k = 0; k < NCASES; k++) {
-		fsmask_str(&cases[k], m, sizeof(m));
-		printf("%s\t%s%s\t%s\n", cases[k].id, m,
-		       (cases[k].flags & F_GUEST) ? ",guest" : "", cases[k].pins);
+	struct tcase t;
+
+	for (int k = 0, n = case_at(-1, NULL); k < n; k++) {
+		case_at(k, &t);
+		fsmask_str(&t, m, sizeof(m));
+		printf("%s\t%s%s\t%s\n", t.id, m, (t.flags & F_GUEST) ? ",guest" : "", t.pins);
 	}
 	return 0;
 }
@@ -1158,13 +1182,13 @@ static int add_fs(const char *arg)
 		return usage("too many --fs");
 	if (sg_fs_parse(arg, &f, &bad))
 		return usage(bad);
-	for (k = 0; k < 3 && strcmp(fstype[k].name, f.name); k++)
+	for (k = 0; k < 3 && sg_fs_magic(f.name) != sg_fs_magic(fstype[k].name); k++)
 		;
 	if (k == 3)
-		return usage("unknown fs name (xfs, ext4, tmpfs)");
+		return usage("unknown fs name (xfs, ext4, tmpfs, or one of them _PROFILE)");
 	if (find_fs(f.name) >= 0)
 		return usage("fs named twice");
-	fss[nfs].name = fstype[k].name;
+	fss[nfs].name = strdup(f.name);
 	fss[nfs].bit = fstype[k].bit;
 	snprintf(fss[nfs++].dir, sizeof(fss[0].dir), "%.1023s", f.dir);
 	return 0;
@@ -1184,7 +1208,12 @@ static int parse_args(int argc, char **argv)
 			case_timeout = atoi(v), i++;
 			if (case_timeout <= 0)
 				return usage("--timeout wants seconds > 0");
+		} else if (!strcmp(a, "--repeat") && v) {
+			repeat = atoi(v), i++;
+			if (repeat <= 0 || repeat > 100)
+				return usage("--repeat wants runs 1..100");
 		} else if (!strcmp(a, "--inject") && v && (!strcmp(v, "hang") || !strcmp(v, "crash") ||
+							   !strcmp(v, "flaky") ||
 							   !strcmp(v, "shutdown"))) {
 			inject = v, i++;
 		} else if (!strcmp(a, "--only") && v) {
@@ -1236,6 +1265,7 @@ static int check_filesystems(void)
 		}
 		printf("# fs %s: %s (f_type 0x%lx, f_bsize %ld)\n", fss[i].name, fss[i].dir,
 		       (unsigned long)sf.f_type, (long)sf.f_bsize);
+		fss[i].block = sf.f_bsize;
 	}
 	return 0;
 }
@@ -1250,14 +1280,27 @@ static void print_pins(const struct tcase *t)
 	       p->subject ? "\"" : "");
 }
 
+/* One more run of a failed case, for sg_rerun: > 0 when it failed again */
+struct again { const struct tcase *t; const struct fsent *fi, *fo; };
+static int run_again(void *arg)
+{
+	struct again *a = arg;
+	char why[WHY_MAX];
+
+	return run_isolated(a->t, a->fi, a->fo, why);
+}
+
 /* Every (case, target) selected, in order: a case on each --fs it applies
  * to, or on each --cross pair it allows. run 0: count them; run 1: run each
  * and print its result. Returns how many there are. */
 static int each_target(int run)
 {
 	int n = 0;
-	for (int k = 0; k < NCASES; k++) {
-		const struct tcase *t = &cases[k];
+	struct tcase tk;
+
+	for (int k = 0, nk = case_at(-1, NULL); k < nk; k++) {
+		const struct tcase *t = &tk;
+		case_at(k, &tk);
 		int ntarget = (t->fs & CROSS) ? ncross : nfs;
 		for (int j = 0; j < ntarget; j++) {
 			const struct fsent *fi, *fo;
@@ -1280,7 +1323,13 @@ static int each_target(int run)
 			n++;
 			if (!run)
 				continue;
+			B = fi->block > fo->block ? fi->block : fo->block;
+			case_at(k, &tk);
 			rc = run_isolated(t, fi, fo, why);
+			if (rc > 0 && !abnormal && repeat > 1) {
+				struct again a = { t, fi, fo };
+				sg_rerun(repeat, run_again, &a, name, why, WHY_MAX);
+			}
 			if (rc > 0)
 				print_pins(t);
 			sg_ktap_result(rc, name, "%s", why);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sg-syscall cases: copy_file_range(2): the copies, the checks of seeds 002-006 (fs/read_write.c).
- * Included into cases[] by sg-syscall.c, which says what each field means.
+ * Included into the table of sg-syscall.c (case_at), which says what each field means.
  */
 	/* copy_file_range: basic copies */
 	{
@@ -24,7 +24,7 @@
 	},
 	{
 		.id = "cfr_partial", .fs = ALL, .op = OP_CFR, .flags = F_LOOP,
-		.in_size = 5 * B, .out_size = 2 * B,
+		.in_size = 20480, .out_size = 8192,	/* bytes: the offsets' room at any B */
 		.in_flags = O_RDONLY, .out_flags = O_RDWR,
 		.pos_in = 1000, .pos_out = 3000, .len = 5000,
 		.want = 5000,
@@ -42,7 +42,7 @@
 	},
 	{
 		.id = "cfr_null_off", .fs = ALL, .op = OP_CFR_NULL, .flags = F_LOOP,
-		.in_size = 2 * B + 7, .out_size = 100,
+		.in_size = 8199, .out_size = 100,	/* bytes: the offsets' room at any B */
 		.in_flags = O_RDONLY, .out_flags = O_RDWR,
 		.pos_in = 100, .pos_out = 200, .len = 4000,
 		.want = 4000,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sg-syscall cases: sub-block O_DIRECT at EOF: seed 011 (fs/iomap).
- * Included into cases[] by sg-syscall.c, which says what each field means.
+ * Included into the table of sg-syscall.c (case_at), which says what each field means.
  */
 	/* seed 011 */
 	{

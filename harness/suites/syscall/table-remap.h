@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sg-syscall cases: FICLONE, FICLONERANGE, FIDEDUPERANGE: seeds 007-009 (fs/remap_range.c, xfs).
- * Included into cases[] by sg-syscall.c, which says what each field means.
+ * Included into the table of sg-syscall.c (case_at), which says what each field means.
  */
 	/* FICLONE / FICLONERANGE (seeds 007-009, fs/remap_range.c) */
 	{
