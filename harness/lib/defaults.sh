@@ -24,6 +24,7 @@
 : "${KSRC:=}"            # [path] a kernel tree or tarball to validate (4.x branches need one)
 : "${SERIES:=}"          # [path] a candidate series instead of the branch's: a dir of patches or an mbox
 : "${SUITES:=}"          # [text] comma separated suites; empty: every harness/suites/<name>/
+: "${FRESH_BASELINE:=0}"  # [0|1] 1: boot the baseline even when an earlier boot with the same inputs could give its results
 : "${VARIANTS:=baseline patched}"  # [baseline|patched...] the kernels to build and boot
 : "${DEBUG:=}"           # [text] a heavier profile, harness/kconfig/debug/<DEBUG>.config
 : "${SEED:=}"            # [uint] the soak seed; empty: the clock (always recorded)

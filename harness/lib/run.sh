@@ -135,6 +135,44 @@ sg_mkfs_cmd() {
 }
 sg_mkfs() { _c=$(sg_mkfs_cmd "$1") && $_c "$2"; }
 
+# sg_boot_key DISKDIR KERNEL INITRAMFS APPEND...: the sha256 of everything a
+# boot's results depend on: the kernel, the initramfs's content (suites,
+# scripts and the settings the guest reads), the command line (seed, op
+# counts), each profile's mkfs command and the mkfs versions, the suites'
+# own disks (their images are named by content), QEMU's version, the
+# accelerator and the VM's size and limits.
+sg_boot_key() {
+	_dd=$1 _k=$2 _i=$3
+	shift 3
+	{
+		echo "kernel $(sha256sum < "$_k" | cut -c1-64)"
+		echo "initramfs $(cat "$_i.digest" 2>/dev/null || sha256sum < "$_i")"
+		echo "append $*"
+		for _p in $PROFILES; do echo "disk $_p $(sg_mkfs_cmd "$_p") ${DISK_MB}M"; done
+		mkfs.xfs -V 2>&1; mkfs.ext4 -V 2>&1 | head -n 1
+		sg_boot_disks "$_dd" | while read -r _n _f _d; do
+			case $_n in *-*) echo "disk $_n $_f $(stat -c %s "$_d") $(qemu-img info -U "$_d" 2>/dev/null |
+				sed -n 's|^backing file: .*/||p')" ;; esac
+		done
+		qemu-system-x86_64 --version | head -n 1
+		echo "vm ${ACCEL:-auto} $([ -w /dev/kvm ] && echo kvm) $VM_CPUS $VM_MEM $BOOT_TIMEOUT $BOOT_STALL"
+	} | sha256sum | cut -c1-64
+}
+
+# sg_boot_reuse KEY VARIANT_DIR: an earlier boot with that key, its results
+# copied into VARIANT_DIR (the files its own stages have not written), and
+# REUSED_FROM=<branch>/<run> in its boot.env; 1 when there is none
+# ($STABLEGATE_CACHE/boots/<key> names the variant dir of each ok boot).
+sg_boot_reuse() {
+	_from=$(cat "$STABLEGATE_CACHE/boots/$1" 2>/dev/null) && [ -f "$_from/boot.env" ] &&
+		[ "$(sg_getenv "$_from/boot.env" BOOT_KEY)" = "$1" ] &&
+		[ "$(sg_getenv "$_from/boot.env" BOOT_STATUS)" = ok ] || return 1
+	for _f in "$_from"/*; do [ -e "$2/${_f##*/}" ] || cp -p "$_f" "$2/"; done
+	_r=$(dirname "$_from")
+	[ -n "$(sg_getenv "$2/boot.env" REUSED_FROM)" ] ||
+		sg_setenv "$2/boot.env" REUSED_FROM "$(basename "$(dirname "$_r")")/$(basename "$_r")"
+}
+
 # sg_boot_disks DIR: the disks a boot attaches, in order (vda, vdb, ...):
 # one per profile of PROFILES, then the suites' own (harness/stages/image
 # disks), one "ID FORMAT PATH" a line; ID, the file name without its

@@ -33,7 +33,8 @@ def dep_counts: [.dependencies | group_by(.status)[] | "\(length) \(.[0].status)
 def missing_deps_words: .comparison.missing_deps | map("\(.commit) (\(.subject))") | join(", ");
 # a kernel of a result's kernels: its bzImage's sha256, short, and its build
 def bzimage_words:
-  "bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")";
+  "bzImage sha256 \(.sha256[:16]), build \([.built // "" | match("#[0-9]+").string][0] // "?")"
+  + (if .reused_from then ", results reused from run \(.reused_from)" else "" end);
 # a result's broken stages: "boot patched: stall; tree: failed(2)"
 def broken_words:
   .broken_stages

@@ -49,7 +49,9 @@ def child($tag; o; text): ">\n      <\($tag)\(attrs(o))>" + text + "</\($tag)>\n
      ({branch: $r.branch, role: (if $ref then "reference" else "branch" end),
        run: $r.run_id, variant: vname($v.name), verdict: $r.verdict,
        tree: "\($r.tree.package // $r.tree.source) \($r.tree.version // "")",
-       kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed}
+       kernel: $r.tree.kernel_version, series: $r.series.hash, seed: $r.seed,
+       reused_from: ($v.boot.REUSED_FROM // null)}
+      | with_entries(select(.value != null))
       | to_entries[] | "      <property\(attrs({name: .key, value: .value}))/>"),
      "    </properties>",
      ($v.tests[]

@@ -77,7 +77,8 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
              + " \(stage("build"; $v) // stage("config"; $v))") end),
        misc: {variant: $v, kernel_version: $r.tree.kernel_version,
               bzimage_sha256: ([$r.kernels[]? | select(.variant == $v) | .sha256][0] // null),
-              bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null)}
+              bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null),
+              results_reused_from: ([$r.kernels[]? | select(.variant == $v) | .reused_from][0] // null)}
              | clean}
       | clean],
   tests: [$present[] | .v as $v | .x as $x | select(stage("build"; $v) == "ok")

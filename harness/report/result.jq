@@ -196,7 +196,8 @@ def turned($before; $from; $to):
              | select(ran) | select(.boot.KERNEL_SHA256)
              | {variant: .name, sha256: .boot.KERNEL_SHA256,
                 built: (.boot.KERNEL_BUILT // null),
-                banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null)}]
+                banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null),
+                reused_from: (.boot.REUSED_FROM // null)}]
            + [$minimised[] | select((.KERNEL_SHA256 // "") != "")
               | {variant: "\(.variant) (minimiser, \(.FS))", sha256: .KERNEL_SHA256,
                  built: (.KERNEL_BUILT // null), banner: null, boot: null}]),

@@ -218,11 +218,15 @@ row(.variants.baseline), row(.variants.patched),
    "",
    "Each by the sha256 of its bzImage,"
    + " kept as `$STABLEGATE_CACHE/kernels/<sha256>.bzImage`;"
-   + " the guest's banner was checked against the build it names.",
+   + " the guest's banner was checked against the build it names."
+   + " A kernel whose boot inputs were all the same as an earlier run's"
+   + " (kernel, initramfs, command line, disks, QEMU) has that run's results,"
+   + " not a boot of its own (FRESH_BASELINE=1 boots it).",
    "",
    "| kernel | bzImage sha256 | build | boot |",
    "|---|---|---|---|",
-   (.kernels[] | "| \(.variant) | `\(.sha256)` | \(.built // "-") | \(.boot // "-") |"),
+   (.kernels[] | "| \(.variant) | `\(.sha256)` | \(.built // "-") | \(.boot // "-")"
+                 + (if .reused_from then ", reused from run \(.reused_from)" else "" end) + " |"),
    ""
  else empty end),
 "## Stage times",

@@ -136,6 +136,25 @@ setup_file() {
 	echo "patched rebuild compiled $n objects"
 	[ "$n" -lt 20 ]
 	jq -r '.stages[] | "\(.stage) \(.variant) \(.seconds)s"' "$BATS_FILE_TMPDIR/first.json" "$d/result.json"
+	# the same again: the baseline's results are the last run's, said in every output
+	second=$(jq -r .run_id "$d/result.json")
+	SUITES=smoke run make -C "$ROOT" -s branch=6.1 validate
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"baseline: results reused from run 6.1/$second"* ]]
+	jq -e --arg r "6.1/$second" '[.kernels[] | {(.variant): .reused_from}] | add == {baseline: $r, patched: null}' "$d/result.json"
+	grep -q "| baseline | .* reused from run 6.1/$second |" "$d/summary.md"
+	tr -s ' \n' '  ' < "$d/review.txt" | grep -q "results reused from run 6.1/$second"	# wrapped at 72
+	grep -q "<property name=\"reused_from\" value=\"6.1/$second\"/>" "$d/junit.xml"
+	"$ROOT/harness/report/kcidb" "$d"
+	jq -e --arg r "6.1/$second" '.builds[] | select(.id | endswith(":baseline")) | .misc.results_reused_from == $r' "$d/kcidb.json"
+	run grep -q "^boot	baseline	" "$d/stages.tsv"	# not booted
+	[ "$status" -eq 1 ]
+	# a changed initramfs (other profiles in the guest's settings): booted again
+	SUITES=smoke PROFILES="xfs ext4" run make -C "$ROOT" -s branch=6.1 validate
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"results reused"* ]]
+	jq -e '[.kernels[].reused_from] == [null, null]' "$d/result.json"
+	grep -q "^boot	baseline	" "$d/stages.tsv"
 }
 
 # The 4.x branches validate against a tree the user supplies; the one CI has
