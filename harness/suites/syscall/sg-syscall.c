@@ -1020,21 +1020,26 @@ out:
 /* fs_gone I ID: 0 while fss[I] can still run cases; 1 when it has just been
  * found read-only or shut down (mkdir fails) before case ID, -1 when that
  * (or a stuck case) was found before. gone[I] says which. */
-static int fs_gone(int i, const char *id)
+static int fs_down(int i, const char *id, char *why, size_t n)
 {
 	struct statvfs sv;
 	char p[1100];
-	if (gone[i][0])
-		return -1;
 	snprintf(p, sizeof(p), "%s/.sg-probe", fss[i].dir);
 	if (statvfs(fss[i].dir, &sv) == 0 && (sv.f_flag & ST_RDONLY))
-		snprintf(gone[i], sizeof(gone[i]), "%s went read-only before %s", fss[i].name, id);
+		snprintf(why, n, "%s went read-only before %s", fss[i].name, id);
 	else if (mkdir(p, 0700) && errno != EEXIST)
-		snprintf(gone[i], sizeof(gone[i]), "%s: mkdir fails (%s) since before %s (shut down?)",
+		snprintf(why, n, "%s: mkdir fails (%s) since before %s (shut down?)",
 			 fss[i].name, ename(errno), id);
 	else
 		return rmdir(p), 0;
 	return 1;
+}
+
+static int fs_gone(int i, const char *id)
+{
+	if (gone[i][0])
+		return -1;
+	return fs_down(i, id, gone[i], sizeof(gone[i]));
 }
 
 /* What a case's child runs: its result as the exit status, 0 pass, 1 FAIL, 2 SKIP. */
@@ -1064,7 +1069,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 		if (&fss[i] == fi || &fss[i] == fo) {
 			int g = fs_gone(i, t->id);
 			if (g) {
-				snprintf(why, WHY_MAX, "%s", gone[i]);
+				snprintf(why, WHY_MAX, "%.700s", gone[i]);
 				return g;
 			}
 		}
@@ -1304,7 +1309,7 @@ static int each_target(int run)
 		int ntarget = (t->fs & CROSS) ? ncross : nfs;
 		for (int j = 0; j < ntarget; j++) {
 			const struct fsent *fi, *fo;
-			char name[160], why[WHY_MAX];
+			char name[160], why[WHY_MAX], why2[WHY_MAX];
 			int rc;
 			if (t->fs & CROSS) {
 				fi = &fss[crosses[j].s];
@@ -1326,7 +1331,10 @@ static int each_target(int run)
 			B = fi->block > fo->block ? fi->block : fo->block;
 			case_at(k, &tk);
 			rc = run_isolated(t, fi, fo, why);
-			if (rc > 0 && !abnormal && repeat > 1) {
+			/* rerun a failure, unless its filesystem went down meanwhile:
+			 * the next case names that, once */
+			if (rc > 0 && !abnormal && repeat > 1 && !fs_down((int)(fi - fss), t->id, why2, sizeof(why2)) &&
+			    !fs_down((int)(fo - fss), t->id, why2, sizeof(why2))) {
 				struct again a = { t, fi, fo };
 				sg_rerun(repeat, run_again, &a, name, why, WHY_MAX);
 			}
