@@ -110,7 +110,8 @@ setup_file() {
 	jq -e '.verdict == "UNSAFE" and .series.candidate != null' "$j"
 	# every regression is a case pinning the wrap check, and each is bisected to 0002
 	jq -r '.comparison.regressions[] | "\(.name) \(.introduced_by.k) \(.introduced_by.patch)"' "$j"
-	jq -e '[.comparison.regressions[].name | select(test("^cfr_overflow_in[.]"))] | length == 3' "$j"
+	# on the four default profiles and the tmpfs
+	jq -e '[.comparison.regressions[].name | select(test("^cfr_overflow_in[.]"))] | length == 5' "$j"
 	jq -e --arg p "$bad" '.comparison.regressions | all(.introduced_by.patch == $p and .introduced_by.k == 2
 		and (.name | test("^cfr_(overflow_in|overflow_out|neg_wrap)[.]")))' "$j"
 	# two prefixes were booted for the first case, none for the others
