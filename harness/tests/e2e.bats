@@ -174,8 +174,10 @@ TREES=${SG_TREES:-$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/shared/trees}
 	jq -e '.broken_stages | length == 0' "$j"
 	# both kernels built and booted, and ran the same suites
 	jq -e '[.variants[] | .boot.BOOT_STATUS] == ["ok", "ok"]' "$j"
+	# (a case the patched kernel did not run is in the report as not run, with
+	# why: its filesystem went down there)
 	jq -e '([.variants.baseline.tests[] | .suite + "/" + .name] | sort)
-		== ([.variants.patched.tests[] | .suite + "/" + .name] | sort)' "$j"
+		== ([.variants.patched.tests[], .comparison.not_run[] | .suite + "/" + .name] | sort)' "$j"
 	# the series does what it claims: seed cases the baseline fails, patched passes
 	for c in cfr_len_huge.xfs cfr_overflow_in.ext4 cfr_same_overlap.tmpfs cfr_immutable_dst.xfs \
 		cfr_swap_src.ext4 cfr_rlimit_efbig.xfs clone_rlimit_efbig.xfs dedupe_unsupported.ext4 \
