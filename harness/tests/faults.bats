@@ -118,16 +118,18 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 @test "fault: an fstests test past its limit is killed and failed as a timeout; the next test runs" {
 	need_kernel
 	[ -e "${FSTESTS_SRC:-$ROOT/../shared/peers/fstests-63a29724.tar.xz}" ] || skip "no fstests source"
-	# generic/157 and 158 each run longer than 5 s under TCG
-	export SUITES=fstests FSTESTS="generic/157 generic/158" FSTESTS_SECTIONS=xfs FSTESTS_TEST_LIMIT=5
+	# generic/137 runs minutes under TCG (the limit is checked every 10 s, so
+	# a test of a few seconds may end before it is); generic/157 comes next
+	export SUITES=fstests FSTESTS="generic/137 generic/157" FSTESTS_SECTIONS=xfs FSTESTS_TEST_LIMIT=5
 	"$H/stages/image" initramfs "$BATS_TEST_TMPDIR/fstests.cpio" 2>/dev/null
 	f=$BATS_TEST_TMPDIR/fstests
 	"$H/stages/image" disks "$f/disks" 2>/dev/null
 	"$H/stages/boot" "$KERNEL" "$BATS_TEST_TMPDIR/fstests.cpio" "$f/disks" "$f" sg.suites=fstests || true
 	"$H/stages/scan" "$f" 2>/dev/null
 	grep -q '^BOOT_STATUS=ok' "$f/boot.env"
-	[ "$(grep -c '^fstests	generic/15[78]\.xfs	fail	timeout: ran past 5 s, killed$' "$f/results.tsv")" = 2 ]
-	[ "$(grep -c '^timeout	generic/15[78]\.xfs: timeout: ran past 5 s, killed$' "$f/failures.tsv")" = 2 ]
+	grep -q '^fstests	generic/137\.xfs	fail	timeout: ran past 5 s, killed$' "$f/results.tsv"
+	grep -q '^timeout	generic/137\.xfs: timeout: ran past 5 s, killed$' "$f/failures.tsv"
+	grep -q '^fstests	generic/157\.xfs	' "$f/results.tsv"	# the next test ran
 	result "$(cut -f2- "$f/results.tsv" | paste -sd'|' -)"
 }
 
