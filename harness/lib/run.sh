@@ -138,9 +138,9 @@ sg_mkfs() { _c=$(sg_mkfs_cmd "$1") && $_c "$2"; }
 # sg_boot_key DISKDIR KERNEL INITRAMFS APPEND...: the sha256 of everything a
 # boot's results depend on: the kernel, the initramfs's content (suites,
 # scripts and the settings the guest reads), the command line (seed, op
-# counts), each profile's mkfs command and the mkfs versions, the suites'
-# own disks (their images are named by content), QEMU's version, the
-# accelerator and the VM's size and limits.
+# counts), each profile's mkfs command, the suites' own disks (their images
+# are named by content), the mkfs and QEMU binaries, the accelerator and
+# the VM's size and limits.
 sg_boot_key() {
 	_dd=$1 _k=$2 _i=$3
 	shift 3
@@ -149,12 +149,12 @@ sg_boot_key() {
 		echo "initramfs $(cat "$_i.digest" 2>/dev/null || sha256sum < "$_i")"
 		echo "append $*"
 		for _p in $PROFILES; do echo "disk $_p $(sg_mkfs_cmd "$_p") ${DISK_MB}M"; done
-		mkfs.xfs -V 2>&1; mkfs.ext4 -V 2>&1 | head -n 1
 		sg_boot_disks "$_dd" | while read -r _n _f _d; do
 			case $_n in *-*) echo "disk $_n $_f $(stat -c %s "$_d") $(qemu-img info -U "$_d" 2>/dev/null |
 				sed -n 's|^backing file: .*/||p')" ;; esac
 		done
-		qemu-system-x86_64 --version | head -n 1
+		# the tools by their binaries' content (never run here)
+		for _t in mkfs.xfs mkfs.ext4 qemu-system-x86_64; do echo "$_t $(sha256sum < "$(command -v "$_t")" | cut -c1-64)"; done
 		echo "vm ${ACCEL:-auto} $([ -w /dev/kvm ] && echo kvm) $VM_CPUS $VM_MEM $BOOT_TIMEOUT $BOOT_STALL"
 	} | sha256sum | cut -c1-64
 }
