@@ -43,14 +43,15 @@ def turned($before; $from; $to):
    else empty end] as $unrun
 | [$unrun[] | select(.why == null) | del(.why)] as $missing
 # Each dependency as the probes found it: present in the tree as given,
-# brought by the series (then carried or replaced, as the row says), or
-# missing from the patched tree.
+# brought by the series (then carried or replaced, as the row says),
+# not-carried (left out on purpose, and the patched tree indeed lacks it),
+# or missing from the patched tree.
 | [range(0; $deps | length) as $i | $deps[$i]
    | ($deps_base[$i].result // null) as $b | ($deps_patched[$i].result // null) as $p
    | (if $p == null or $p == "unprobed" then "not probed"
-      elif $p != "match" then "missing"
+      elif $p != "match" then (if .status == "not-carried" then "not-carried" else "missing" end)
       elif $b == "match" then "present"
-      elif .status == "present" then "carried"
+      elif .status == "present" or .status == "not-carried" then "carried"
       else .status end) as $st
    | {commit, subject, claimed: .status, patch, why, status: $st,
       baseline: ($b // "not probed"), patched: ($p // "not probed"),

@@ -481,7 +481,13 @@ series_in_tree=no'
 	[[ "$output" == *"deps: error: backports/9.5/deps.tsv:2: patch 0002 is not in the series"* ]]
 	deps_branch "$(printf 'abc\tsubj\tmaybe\t-\tfs/a.c:x\twhy')"
 	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried or replaced"* ]]
+	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried, replaced or not-carried"* ]]
+	deps_branch "$(printf 'abc\tsubj\tnot-carried\t0001\tfs/a.c:x\twhy')"
+	run "$R/harness/stages/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: a not-carried row names no patch (-)"* ]]
+	deps_branch "$(printf 'abc\tsubj\tcarried\t0001\t-\twhy')"
+	run "$R/harness/stages/deps" --check 9.5
+	[[ "$output" == *"deps.tsv:2: only a not-carried row may go unprobed (-)"* ]]
 	deps_branch "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')"
 	run "$R/harness/stages/deps" --check 9.5
 	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not [!][N*]FILE:REGEX"* ]]
@@ -498,12 +504,15 @@ series_in_tree=no'
 	[ ! -d "$R/reports/9.5" ]
 }
 
-@test "deps probes: present, carried and missing, as the report states them" {
+@test "deps probes: present, carried, not-carried and missing, as the report states them" {
 	deps_branch "$(printf 'p1\tin the tree\tpresent\t-\tfs/a.c:^one$\twhy')" \
 		"$(printf 'c1\tthe fix\tcarried\t0001\tfs/a.c:fixed_helper\\(\\) ;; !fs/a.c:^broken\twhy')" \
 		"$(printf 'm1\tnot there\treplaced\t0001-x.patch\tfs/b.c:never\twhy')" \
 		"$(printf 'x1\twrong claim\tpresent\t-\tfs/a.c:fixed_helper\twhy')" \
-		"$(printf 'k1\tone more line\tcarried\t0001\t2*fs/a.c:^(one|fixed_helper)\twhy')"
+		"$(printf 'k1\tone more line\tcarried\t0001\t2*fs/a.c:^(one|fixed_helper)\twhy')" \
+		"$(printf 'n1\tleft out\tnot-carried\t-\tfs/a.c:later_rule\twhy')" \
+		"$(printf 'n2\tsaid left out\tnot-carried\t-\tfs/a.c:fixed_helper\twhy')" \
+		"$(printf 'n3\tno line to name\tnot-carried\t-\t-\twhy')"
 	src=$BATS_TEST_TMPDIR/src
 	mkdir -p "$src/fs" && echo one > "$src/fs/a.c"
 	for v in baseline patched; do
@@ -512,21 +521,22 @@ series_in_tree=no'
 		run "$R/harness/stages/deps" 9.5 "$vs" "$BATS_TEST_TMPDIR/r/$v/deps.tsv"
 		[ "$status" -eq 0 ]
 	done
-	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch nomatch " ]
-	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/patched/deps.tsv" | tr '\n' ' ')" = "match match nomatch match match " ]
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/baseline/deps.tsv" | tr '\n' ' ')" = "match nomatch nomatch nomatch nomatch nomatch nomatch unprobed " ]
+	[ "$(cut -f2 "$BATS_TEST_TMPDIR/r/patched/deps.tsv" | tr '\n' ' ')" = "match match nomatch match match nomatch match unprobed " ]
 	grep -q '^m1	nomatch	fs/b.c:never$' "$BATS_TEST_TMPDIR/r/patched/deps.tsv"
 	# the report: statuses, the false claim flagged, missing makes UNSAFE
 	make_run "$BATS_TEST_TMPDIR/r" fail pass
 	sed -i 's/^BRANCH=6.1/BRANCH=9.5/' "$BATS_TEST_TMPDIR/r/env"
 	run "$R/harness/report/report" "$BATS_TEST_TMPDIR/r"
 	j=$BATS_TEST_TMPDIR/r/result.json
-	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried carried" ]
-	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false true" ]
+	[ "$(jq -r '[.dependencies[].status] | join(" ")' "$j")" = "present carried missing carried carried not-carried carried not probed" ]
+	[ "$(jq -r '[.dependencies[].claim_holds] | join(" ")' "$j")" = "true true false false true true false true" ]
 	[ "$(jq -r .verdict "$j")" = UNSAFE ]
 	[ "$(jq -r '.comparison.missing_deps[0].commit' "$j")" = m1 ]
 	grep -q '^\*\*Missing dependencies\*\* (UNSAFE): `m1` not there' "$BATS_TEST_TMPDIR/r/summary.md"
-	grep -q '^Dependencies: 3 carried, 1 missing, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^Dependencies: 4 carried, 1 missing, 1 not probed, 1 not-carried, 1 present — missing: m1 (not there)' "$BATS_TEST_TMPDIR/r/summary.md"
 	grep -q '| x1 | wrong claim | \*\*carried\*\* (deps.tsv says present) |' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '| n2 | said left out | \*\*carried\*\* (deps.tsv says not-carried) |' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
 @test "matrix: runs side by side, the reference first, and per case where a branch differs from mainline" {
