@@ -218,6 +218,15 @@
 		.pins = "clone crossing RLIMIT_FSIZE would be shortened; FICLONERANGE cannot "
 			"shorten -> EINVAL (generic_remap_checks)",
 	},
+	{
+		.id = "clone_rlimit_nothing", .fs = XFS, .op = OP_CLONE_RANGE, .flags = F_RLIMIT,
+		.in_size = B,
+		.in_flags = O_RDONLY, .out_flags = O_RDWR,
+		.pos_in = B, .pos_out = 2 * B, .len = 0, .rlimit = 2 * B,
+		.pins = "a zero-length clone at the source's EOF clones nothing: 0 and no SIGXFSZ, "
+			"even at RLIMIT_FSIZE (the remap prep returns before its limit checks)",
+		.prov = PROV_008,
+	},
 
 	/* FIDEDUPERANGE */
 	{
