@@ -56,7 +56,7 @@ sg_progress() {
 # sg_run_load RUN_DIR: a run's recorded facts, read once from RUN_DIR/env
 # (harness/drivers/validate writes it, harness/stages/tree adds the tree's):
 # RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_ARGS,
-# DEBUG, SOAK_REPLAY and SERIES (the run's candidate, not the caller's),
+# DEBUG, SOAK_REPLAY, SOAK_REPLAY_FS and SERIES (the run's candidate, not the caller's),
 # then its branch (sg_load_branch, with the branch's mkfs options). SUITES
 # and SEED in the environment override the run's (a prefix re-run with
 # fewer suites). Exit 2 when RUN_DIR is no run dir.
@@ -68,6 +68,7 @@ sg_run_load() {
 	SUITES=${SUITES:-$(sg_getenv "$_e" SUITES)} SEED=${SEED:-$(sg_getenv "$_e" SEED)}
 	SOAK_OPS=$(sg_getenv "$_e" SOAK_OPS) SOAK_ARGS=$(sg_getenv "$_e" SOAK_ARGS)
 	DEBUG=$(sg_getenv "$_e" DEBUG) SOAK_REPLAY=$(sg_getenv "$_e" SOAK_REPLAY)
+	SOAK_REPLAY_FS=$(sg_getenv "$_e" SOAK_REPLAY_FS)
 	SERIES=$(sg_getenv "$_e" CANDIDATE_DIR)
 	sg_load_branch "$BRANCH"
 	export RUN_DIR
