@@ -56,8 +56,8 @@ sg_progress() {
 # sg_run_load RUN_DIR: a run's recorded facts, read once from RUN_DIR/env
 # (harness/drivers/validate writes it, harness/stages/tree adds the tree's):
 # RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_ARGS,
-# DEBUG, SOAK_REPLAY, SOAK_REPLAY_FS and SERIES (the run's candidate, not the caller's),
-# then its branch (sg_load_branch, with the branch's mkfs options). SUITES
+# DEBUG, SOAK_REPLAY, SOAK_REPLAY_FS and SERIES (the run's candidate, not
+# the caller's), then its branch (sg_load_branch, with the branch's mkfs options). SUITES
 # and SEED in the environment override the run's (a prefix re-run with
 # fewer suites). Exit 2 when RUN_DIR is no run dir.
 sg_run_load() {

@@ -1,9 +1,8 @@
 # harness/stages/deps --check: every row of deps.tsv has six fields, a known status,
 # patches that are in the series and well-formed probe terms (a not-carried
-# row may have none: -), whose files
-# are in the tree (relative, no ".." component: a candidate's deps.tsv is
-# mail, and its probes read files as root); the first bad row is printed as
-# FILE:LINE: why, exit 1.
+# row may have none: -), whose files are in the tree (relative, no ".."
+# component: a candidate's deps.tsv is mail, and its probes read files as
+# root); the first bad row is printed as FILE:LINE: why, exit 1.
 # awk -F'\t' -v f=FILE-AS-NAMED -v series="PATCH\nPATCH..."
 BEGIN { n = split(series, s, "\n"); for (i = 1; i <= n; i++) { p = s[i]; inseries[p] = 1; sub(/-.*/, "", p); inseries[p] = 1 } }
 NR == 1 || /^#/ || /^$/ { next }

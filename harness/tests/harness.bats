@@ -474,30 +474,26 @@ series_in_tree=no'
 	for row; do printf '%s\n' "$row" >> "$D/deps.tsv"; done
 }
 
+# deps_refused ROW WHY: deps --check of a branch whose deps.tsv has ROW
+# exits 2 naming the file, line 2 and WHY
+deps_refused() {
+	local out rc=0
+	deps_branch "$1"
+	out=$("$R/harness/stages/deps" --check 9.5 2>&1) || rc=$?
+	[ "$rc" -eq 2 ] || { echo "exit $rc: $out"; return 1; }
+	[[ "$out" == *"deps: error: backports/9.5/deps.tsv:2: $2"* ]] || { echo "$out"; return 1; }
+}
+
 @test "deps --check: a malformed deps.tsv row is named by file and line, exit 2" {
-	deps_branch "$(printf 'abc\tsubj\tcarried\t0002\tfs/a.c:x\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[ "$status" -eq 2 ]
-	[[ "$output" == *"deps: error: backports/9.5/deps.tsv:2: patch 0002 is not in the series"* ]]
-	deps_branch "$(printf 'abc\tsubj\tmaybe\t-\tfs/a.c:x\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: status \"maybe\" is not present, carried, replaced or not-carried"* ]]
-	deps_branch "$(printf 'abc\tsubj\tnot-carried\t0001\tfs/a.c:x\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: a not-carried row names no patch (-)"* ]]
-	deps_branch "$(printf 'abc\tsubj\tcarried\t0001\t-\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: only a not-carried row may go unprobed (-)"* ]]
-	deps_branch "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: probe term \"nocolon\" is not [!][N*]FILE:REGEX"* ]]
-	deps_branch "$(printf 'abc\tsubj\tpresent\t-')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: has 4 fields, needs 6"* ]]
+	deps_refused "$(printf 'abc\tsubj\tcarried\t0002\tfs/a.c:x\twhy')" "patch 0002 is not in the series"
+	deps_refused "$(printf 'abc\tsubj\tmaybe\t-\tfs/a.c:x\twhy')" \
+		'status "maybe" is not present, carried, replaced or not-carried'
+	deps_refused "$(printf 'abc\tsubj\tnot-carried\t0001\tfs/a.c:x\twhy')" "a not-carried row names no patch (-)"
+	deps_refused "$(printf 'abc\tsubj\tcarried\t0001\t-\twhy')" "only a not-carried row may go unprobed (-)"
+	deps_refused "$(printf 'abc\tsubj\tpresent\t-\tnocolon\twhy')" 'probe term "nocolon" is not [!][N*]FILE:REGEX'
+	deps_refused "$(printf 'abc\tsubj\tpresent\t-')" "has 4 fields, needs 6"
 	# an empty field would shift the rest under harness/stages/deps's tab IFS
-	deps_branch "$(printf 'abc\t\tpresent\t-\tfs/a.c:x\twhy')"
-	run "$R/harness/stages/deps" --check 9.5
-	[[ "$output" == *"deps.tsv:2: field 2 is empty (- stands for none)"* ]]
+	deps_refused "$(printf 'abc\t\tpresent\t-\tfs/a.c:x\twhy')" "field 2 is empty (- stands for none)"
 	# validate refuses before making a run directory
 	run "$R/harness/drivers/validate" 9.5
 	[ "$status" -eq 2 ]
