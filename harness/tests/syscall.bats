@@ -159,7 +159,7 @@ need_host_fs() {
 
 # A failing case is run --repeat N times in all (REPEAT in the guest): one
 # that fails only some runs is flaky k/n, which scan files as its own kind.
-@test "repeat: a case failing one run in two is flaky 1/2, named so through scan; a hang or a crash is not rerun" {
+@test "repeat: a case failing one run in two is flaky 1/2, named so through scan with its kind; a hang or a crash is not rerun" {
 	need_host_fs
 	run "$SG" --fs tmpfs:"$T_TMPFS" --only 'cfr_whole*' --inject flaky --repeat 2
 	echo "$output"
@@ -169,8 +169,11 @@ need_host_fs() {
 	# through the harness's scan, as the guest's nested KTAP
 	d=$BATS_TEST_TMPDIR/g && mkdir -p "$d"
 	{ echo "KTAP version 1"; echo "1..1"; printf '    %s\n' "${lines[@]}"; echo "not ok 1 syscall"; } > "$d/ktap.log"
-	awk -v FS='\n' -v OFS='\t' -v res="$d/results.tsv" -v fail="$d/failures.tsv" -f "$BATS_TEST_DIRNAME/../stages/ktap.awk" "$d/ktap.log"
+	awk -v FS='\n' -v OFS='\t' -v res="$d/results.tsv" -v fail="$d/failures.tsv" -v kinds="$d/kinds.tsv" \
+		-f "$BATS_TEST_DIRNAME/../stages/ktap.awk" "$d/ktap.log"
 	grep -qx $'flaky\tcfr_whole.tmpfs: flaky 1/2: injected: fails on its first run only' "$d/failures.tsv"
+	# the injected failure is no check of the data: an interface failure, with its pins
+	grep -qx $'syscall\tcfr_whole.tmpfs\tinterface\tcommit - seed - patch -' "$d/kinds.tsv"
 	grep -q $'^syscall\tcfr_whole.tmpfs\tfail\tflaky 1/2: ' "$d/results.tsv"
 	# without repeats it is a plain failure
 	run "$SG" --fs tmpfs:"$T_TMPFS" --only cfr_whole --inject flaky
@@ -179,6 +182,7 @@ need_host_fs() {
 	run "$SG" --fs tmpfs:"$T_TMPFS" --only cfr_whole --inject crash --repeat 3
 	[[ "$output" == *"not ok 1 cfr_whole.tmpfs # signal 11 (Segmentation fault) in the call"* ]]
 	[[ "$output" != *"runs"* ]]
+	[[ "$output" != *"# kind:"* ]]	# a crash is neither kind
 	[ -z "$(ls -A "$T_TMPFS")" ]
 }
 

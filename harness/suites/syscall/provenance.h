@@ -26,6 +26,7 @@ enum prov_id {
 	PROV_COMMIT_B39989009BDB,
 	PROV_COMMIT_07D19DC9FBE9,
 	PROV_COMMIT_DCEEB47B0ED6,
+	PROV_COMMIT_A5E6EA18E3D1,
 	PROV_CLONE_BEYOND_EOF,
 	PROV_DEDUPE_ZERO_LEN,
 	NPROV
@@ -80,6 +81,10 @@ static const struct prov {
 	[PROV_COMMIT_B39989009BDB] = { .commit = "b39989009bdb" },
 	[PROV_COMMIT_07D19DC9FBE9] = { .commit = "07d19dc9fbe9" },
 	[PROV_COMMIT_DCEEB47B0ED6] = { .commit = "dceeb47b0ed6 07d19dc9fbe9" },
+	[PROV_COMMIT_A5E6EA18E3D1] = {
+		.commit = "a5e6ea18e3d1",
+		.subject = "fs: allow deduplication of eof block into the end of the destination file",
+	},
 	/* patches by subject alone */
 	[PROV_CLONE_BEYOND_EOF] = {
 		.subject = "vfs_clone_file_prep_inodes should return EINVAL for a clone "

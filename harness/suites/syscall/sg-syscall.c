@@ -118,6 +118,7 @@ struct ctx {
 	int nimm, nswap, remounted; char imm[2][PATH_MAX], swp[2][PATH_MAX];
 	unsigned long mflags; long long t0;
 	const char *doing;		/* what the case is doing: named on a timeout or crash */
+	int data;			/* the failed check was of the data (FAIL_DATA) */
 };
 
 static struct fsent fss[8];
@@ -125,6 +126,7 @@ static int nfs, ncross, guest, seq, case_timeout = 30;
 static const char *inject;		/* --inject hang|crash|shutdown|flaky: self-test of the isolation */
 static int repeat = 1;			/* --repeat N: runs of a failing case (flaky k/n) */
 static int abnormal;			/* the last run_isolated's failure was a hang, a signal, a stuck fs */
+static int data_failed;			/* the last run_isolated's failure was a data check's */
 static char gone[8][256];		/* per fs: why it can run no more cases, once known */
 static struct { int s, d; } crosses[8];
 static const char *only;
@@ -142,6 +144,10 @@ SG_PRINTF(3, 4) static int setwhy(struct ctx *c, int rc, const char *fmt, ...)
 	return rc;
 }
 #define FAIL(c, ...) setwhy(c, 1, __VA_ARGS__)
+/* A failed check of the data itself (stale, lost or wrong bytes, a wrong
+ * size): the case's "# kind:" line says data; any other failed check (errno,
+ * count, refusal, mode bits, timestamps, what a dedupe shares) interface. */
+#define FAIL_DATA(c, ...) ((c)->data = 1, setwhy(c, 1, __VA_ARGS__))
 #define SKIP(c, ...) setwhy(c, -1, __VA_ARGS__)
 
 static const char *ename(int e)
@@ -517,7 +523,7 @@ static int post_maxbytes(struct ctx *c)
 		return FAIL(c, "read back: %s", ename(errno));
 	for (int i = 0; i < 100; i++)
 		if (buf[i] != pat(i, 1))
-			return FAIL(c, "byte %d at s_maxbytes-100 wrong", i);
+			return FAIL_DATA(c, "byte %d at s_maxbytes-100 wrong", i);
 	return 0;
 }
 
@@ -664,7 +670,7 @@ static int post_dio_eof(struct ctx *c)
 	for (long long i = 0; i < base + 512; i++)
 		if (p[i] != (i < base ? 0x11 : 0x22)) {
 			munmap(p, base + B), close(fd);
-			return FAIL(c, "data byte %lld wrong (0x%02x)", i, p[i]);
+			return FAIL_DATA(c, "data byte %lld wrong (0x%02x)", i, p[i]);
 		}
 	for (long long i = base + 512; i < base + B; i++)
 		if (p[i]) {
@@ -675,7 +681,7 @@ static int post_dio_eof(struct ctx *c)
 	munmap(p, base + B);
 	close(fd);
 	if (nz)
-		return FAIL(c, "%d bytes past EOF in the EOF page are non-zero (first 0x%02x%s) - "
+		return FAIL_DATA(c, "%d bytes past EOF in the EOF page are non-zero (first 0x%02x%s) - "
 			    "stale data exposed via mmap; %s", nz, first, first == 0xA5 ? ", poison" : "",
 			    dio_eof_state);
 	return 0;
@@ -897,16 +903,16 @@ static int check_images(struct ctx *c, long long n)
 	no = slurp(c->pout, &osz);
 	ni = t->out_kind == K_SAME ? NULL : slurp(c->pin, &isz);
 	if (!no || osz != esz)
-		rc = FAIL(c, "dest size %lld, expected %lld", osz, esz);
+		rc = FAIL_DATA(c, "dest size %lld, expected %lld", osz, esz);
 	else
 		for (long long i = 0; i < esz; i++)
 			if (no[i] != exp[i]) {
-				rc = FAIL(c, "dest byte %lld is 0x%02x, expected 0x%02x%s", i, no[i], exp[i],
+				rc = FAIL_DATA(c, "dest byte %lld is 0x%02x, expected 0x%02x%s", i, no[i], exp[i],
 					  i >= c->oimgsz && i < c->pos_out ? " (gap past old EOF)" : "");
 				break;
 			}
 	if (!rc && t->out_kind != K_SAME && (!ni || isz != c->iimgsz || memcmp(ni, c->iimg, isz)))
-		rc = FAIL(c, "source changed");
+		rc = FAIL_DATA(c, "source changed");
 	free(exp);
 	free(no);
 	free(ni);
@@ -1086,6 +1092,7 @@ static int run_isolated(const struct tcase *t, const struct fsent *fi, const str
 	st = end.status;
 	if (!end.timed_out && WIFEXITED(st) && WEXITSTATUS(st) <= 2) {
 		abnormal = 0;
+		data_failed = cx->data;
 		snprintf(why, WHY_MAX, "%s", cx->why);
 		return WEXITSTATUS(st) == 2 ? -1 : WEXITSTATUS(st);
 	}
@@ -1275,10 +1282,14 @@ static int check_filesystems(void)
 	return 0;
 }
 
-/* What a failing case breaks, its provenance, on the line before its result */
-static void print_pins(const struct tcase *t)
+/* What a failing case breaks, its provenance, on the lines before its
+ * result: "# kind: data|interface" (which kind of check failed; none for a
+ * case that hung or crashed) and "# pins: ..." */
+static void print_pins(const struct tcase *t, const char *kind)
 {
 	const struct prov *p = &provenance[t->prov];
+	if (kind)
+		sg_say("# kind: %s\n", kind);
 	sg_say("# pins: commit %s seed %s patch %s%s%s\n",
 	       p->commit ? p->commit : "-", p->seed ? p->seed : "-",
 	       p->subject ? "\"" : "-", p->subject ? p->subject : "",
@@ -1310,6 +1321,7 @@ static int each_target(int run)
 		for (int j = 0; j < ntarget; j++) {
 			const struct fsent *fi, *fo;
 			char name[160], why[WHY_MAX], why2[WHY_MAX];
+			const char *kind;
 			int rc;
 			if (t->fs & CROSS) {
 				fi = &fss[crosses[j].s];
@@ -1331,6 +1343,7 @@ static int each_target(int run)
 			B = fi->block > fo->block ? fi->block : fo->block;
 			case_at(k, &tk);
 			rc = run_isolated(t, fi, fo, why);
+			kind = abnormal ? NULL : data_failed ? "data" : "interface";
 			/* rerun a failure, unless its filesystem went down meanwhile:
 			 * the next case names that, once */
 			if (rc > 0 && !abnormal && repeat > 1 && !fs_down((int)(fi - fss), t->id, why2, sizeof(why2)) &&
@@ -1339,7 +1352,7 @@ static int each_target(int run)
 				sg_rerun(repeat, run_again, &a, name, why, WHY_MAX);
 			}
 			if (rc > 0)
-				print_pins(t);
+				print_pins(t, kind);
 			sg_ktap_result(rc, name, "%s", why);
 		}
 	}

@@ -269,6 +269,7 @@
 		.dedupe_bytes = { B + 1000 },
 		.pins = "dedupe of a partial EOF block ending at both EOFs is remapped "
 			"(generic_remap_checks, generic_remap_check_len)",
+		.prov = PROV_COMMIT_A5E6EA18E3D1,
 	},
 	{
 		.id = "dedupe_eof_mid", .fs = XFS, .op = OP_DEDUPE,
