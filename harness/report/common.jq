@@ -44,3 +44,41 @@ def broken_words:
 def findings_words:
   "Findings on record for this branch, from earlier runs:"
   + " \(.findings_on_record.count) in \(.findings_on_record.file)";
+# a result's rule of STABLE-POLICY.md (older results: from what they hold)
+def rule: .verdict_rule // (if .reference then "reference" elif .series.candidate then "candidate" else "branch" end);
+# a few cases' names, then how many more
+def few(a): (a[0:4] | map(.name) | join(", ")) + (if n(a) > 4 then " and \(n(a) - 4) more" else "" end);
+# the verdict and its reason in one sentence: the first line of review.txt
+# and of summary.md's evidence
+def verdict_line:
+  .comparison as $c
+  | ($c.pre_existing // {}) as $pre
+  | "\(.verdict)"
+    + (if .verdict == "INCONCLUSIVE" then
+         ": the run cannot support a decision: "
+         + (if n(.broken_stages) > 0 then broken_words
+            else "the patched kernel reported no test result" end)
+       elif .verdict == "UNSAFE" then
+         ": " + ((.verdict_reasons // ["see the verdict below"]) | join("; "))
+       elif rule == "reference" then ": mainline meets every expectation of the suites"
+       else
+         ": no regression, no behaviour change"
+         + (if rule == "candidate" then ", no failure, soak corruption or kernel failure that baseline does not show"
+            else ", no failing case outside divergences.tsv, no soak corruption, no kernel failure" end)
+       end)
+    + (if rule == "reference" or .verdict == "INCONCLUSIVE" then ""
+       else " (x86_64, against baseline: \(.series.baseline))" end)
+    + (if .verdict == "INCONCLUSIVE" or rule == "reference" then ""
+       else
+         ([$c.fixes[] | select(.kind != "interface")] as $f
+          | [$c.fixes[] | select(.kind == "interface")] as $i
+          | (if n($f) > 0 then "; fixes \(n($f)): \(few($f))" else "; fixes none" end)
+            + (if n($i) > 0 then "; \(n($i) | plural("behaviour change")) fixed: \(few($i))" else "" end))
+         + (if rule == "candidate" and n(($pre.failures // []) + ($pre.corruption // [])) > 0 then
+              "; on baseline too, so not the candidate's:"
+              + " \(n($pre.failures // []) | plural("failing case"))"
+              + (if n($pre.corruption // []) > 0 then ", \(n($pre.corruption) | plural("soak corruption"))" else "" end)
+              + (if n($pre.kernel_failures // []) > 0 then ", \(n($pre.kernel_failures) | plural("kernel failure"))" else "" end)
+            else "" end)
+       end)
+    + ".";

@@ -9,11 +9,25 @@ include "common";
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
 def kernel: [.failures[] | select(.kind | IN($kernel_kinds[]))];
+# a failure's signature: its kind and text without numbers (PIDs, offsets,
+# line numbers move between two builds of one tree)
+def sig: "\(.kind) \(.detail | gsub("0x[0-9a-f]+"; "#") | gsub("[0-9]+"; "#"))";
 def harness_errors: [.failures[] | select(.kind == "suite-error" or .kind == "no-results")];
 # a variant that was there and not skipped
 def ran: .present and (.skipped | not);
 # a prefix's number: prefix-K is K
 def prefix_k: .name | ltrimstr("prefix-") | tonumber;
+# What kind of behaviour a case failed on variant $v: data (stale, lost or
+# wrong bytes: its data check failed, or its failure was a corruption) or
+# interface (errno, count, refusal, mode bits, timestamps, what a dedupe
+# shares), as its suite said on its "# kind:" line (kinds); a case whose
+# suite says nothing (soak, sparse, fstests) is data, the graver reading.
+def kind_on($v):
+  ($v.kinds[key] // {}) as $k
+  | if ($k.kind // "") == "interface" then "interface" else "data" end;
+# the upstream commit(s) its "# pins:" line names, or null
+def pins_commit($v):
+  ($v.kinds[key].pins // "" | capture("^commit (?<c>[0-9a-f][0-9a-f ]*[0-9a-f]) seed").c) // null;
 # the keys of the cases (bykey) whose status went from $from in $before to $to
 def turned($before; $from; $to):
   [to_entries[] | select($before[.key].status == $from and .value.status == $to) | .key];
@@ -71,19 +85,22 @@ def turned($before; $from; $to):
    | if ($a | usable) and ($c | usable) then
        ($a.tests | bykey) as $ta | ($c.tests | bykey) as $tc
        | ($tc | turned($ta; "fail"; "pass")) as $flips
-       | ($a | kernel | map(.detail)) as $ka
-       | (($tc | turned($ta; "pass"; "fail"))
-          + [$c | kernel[] | select(.detail as $d | $ka | index([$d]) | not)
+       | [[$a, $baseline][] | kernel[] | sig] as $ka
+       | ($tc | turned($ta; "pass"; "fail")) as $turned
+       | [$turned[] | . as $n | $tc[$n] | select(kind_on($c) == "interface") | $n] as $changes
+       | (($turned - $changes)
+          + [$c | kernel[] | select(sig as $g | $ka | index([$g]) | not)
              | "\(.kind): \(.detail)"]) as $breaks
-       | {k: $k, patch: $name, flips: $flips, breaks: $breaks,
+       | {k: $k, patch: $name, flips: $flips, breaks: $breaks, changes: $changes,
           status: (if ($breaks | length) > 0 then "harmful"
+                   elif ($changes | length) > 0 then "changes behaviour"
                    elif ($flips | length) > 0 then "proven"
                    else "masked" end),
-          reason: (if ($breaks + $flips | length) > 0 then null
+          reason: (if ($breaks + $flips + $changes | length) > 0 then null
                    else $why["000\($k)"[-4:]]
                         // "no case flips, and NOTES.md gives no reason" end),
           compared: [$tc | keys[] | select($ta[.])] | length}
-     else {k: $k, patch: $name, status: "not run", flips: [], breaks: [], compared: 0,
+     else {k: $k, patch: $name, status: "not run", flips: [], breaks: [], changes: [], compared: 0,
            reason: "prefix \(if ($a | usable) then $k else $k - 1 end) has no results"}
      end] as $proof
 | ($bisect | bykey) as $bis
@@ -91,6 +108,7 @@ def turned($before; $from; $to):
 | {
   regressions: (if $have_base then
     [$pfail[] | select($b[key].status == "pass")
+     | . + {kind: kind_on($patched), upstream: pins_commit($patched)}
      | (key as $kk | $bis[$kk]) as $x
      | if $x then . + {introduced_by: {
            k: ($x.k | tonumber), patch: $x.patch,
@@ -102,7 +120,8 @@ def turned($before; $from; $to):
        else . end]
     else [] end),
   fixes: (if $have_base then
-            [$b | to_entries[] | .value | select(.status == "fail" and $p[key].status == "pass")]
+            [$b | to_entries[] | .value | select(.status == "fail" and $p[key].status == "pass")
+             | . + {kind: kind_on($baseline), upstream: pins_commit($baseline)}]
           else [] end),
   new_skips: (if $have_base then
                 [$p | to_entries[] | .value
@@ -121,6 +140,72 @@ def turned($before; $from; $to):
   missing: $missing,
   not_run: [$unrun[] | select(.why != null)]
 } as $cmp
+# What the patched kernel shares with baseline: failing cases that fail
+# there too, soaks that fail there too (the same way or not), kernel
+# failures with the same signature (kind, text without numbers: PIDs,
+# offsets and line numbers move). Under the candidate rule they are counted,
+# not the verdict's reason: the reviewer's question is what the candidate
+# changes.
+| def soak_name: .detail | split(":")[0];
+  [$baseline | kernel[] | sig] as $bsig
+| [$baseline.failures[] | select(.kind == "corruption")] as $bcorr
+| ({failures: [$cmp.unexplained[] | select(.baseline == "fail")],
+   corruption: [$cmp.corruption[] | soak_name as $s
+                | ([$bcorr[] | select(soak_name == $s)][0]) as $bc | select($bc)
+                | . + {baseline: $bc.detail, same_way: ($bc.detail == .detail)}],
+   kernel_failures: [$cmp.kernel_failures[] | select(sig as $g | $bsig | index([$g]))]}
+  # a soak that fails on baseline too shows nothing about the series: the
+  # op types baseline's soaks failed at, to leave out of a soak again
+  | . + {soak_ops_failing: [$bcorr[] | .detail | capture("\\((?<op>[a-z_]+)\\)").op] | unique})
+  as $pre
+| ($env.CANDIDATE // "") as $candidate
+| (if $reference then "reference" elif $candidate != "" then "candidate" else "branch" end) as $rule
+# what counts against the series under its rule (STABLE-POLICY.md rule 2)
+| {regressions: [$cmp.regressions[] | select(.kind == "data")],
+   behaviour_changes: [$cmp.regressions[] | select(.kind == "interface")],
+   failing: (if $rule == "candidate" then
+               [$cmp.unexplained[] | select(.baseline | IN("fail", "pass") | not)]
+             else $cmp.unexplained end),
+   corruption: (if $rule == "candidate" then
+                  [$cmp.corruption[] | soak_name as $s | select([$pre.corruption[] | soak_name] | index([$s]) | not)]
+                else $cmp.corruption end),
+   kernel_failures: (if $rule == "candidate" then
+                       [$cmp.kernel_failures[] | select(sig as $g | $bsig | index([$g]) | not)]
+                     else $cmp.kernel_failures end),
+   missing_deps: $cmp.missing_deps} as $against
+| def cases(a): [a[] | .name] | if length > 3 then .[0:3] + ["..."] else . end | join(", ");
+  def upstream_of(a): [a[] | .upstream // empty] | unique
+    | if length > 0 then " (the behaviour pinned came upstream with \(join(", ")))" else "" end;
+  def count(a; w): a | length | plural(w);
+  [(if $rule == "reference" and ($against.failing | length) > 0 then
+      "mainline itself fails \(count($against.failing; "case")): its own findings" else empty end),
+   (if ($against.regressions | length) > 0 then
+      "\(count($against.regressions; "regression")) of data integrity:"
+      + " \(cases($against.regressions))"
+    else empty end),
+   (if ($against.behaviour_changes | length) > 0 then
+      "\(count($against.behaviour_changes; "behaviour change")) (an interface case that passes"
+      + " on baseline fails patched): \(cases($against.behaviour_changes))"
+      + upstream_of($against.behaviour_changes)
+    else empty end),
+   (if $rule == "candidate" and ($against.failing | length) > 0 then
+      "\(count($against.failing; "failing case")) that baseline does not fail:"
+      + " \(cases($against.failing))"
+    elif $rule == "branch" and ($against.failing | length) > 0 then
+      "\(count($against.failing; "failing case")) not listed in divergences.tsv"
+    else empty end),
+   (if ($against.corruption | length) > 0 then
+      count($against.corruption; "soak corruption")
+      + (if $rule == "candidate" then " that baseline does not show" else "" end)
+    else empty end),
+   (if ($against.kernel_failures | length) > 0 then
+      count($against.kernel_failures; "kernel failure") + " on the console"
+      + (if $rule == "candidate" then " that baseline does not show" else "" end)
+    else empty end),
+   (if ($against.missing_deps | length) > 0 then
+      "\($against.missing_deps | length) missing"
+      + " dependenc\(if ($against.missing_deps | length) == 1 then "y" else "ies" end) (deps.tsv)"
+    else empty end)] as $reasons
 | ([$stages[]
     | select(.status != "ok"
              and .stage != "scan" and .stage != "boot" and .stage != "bisect"
@@ -142,8 +227,7 @@ def turned($before; $from; $to):
                   + (if ($u | length) > 3 then "; ..." else "" end))}]) as $broken
 | (if ($broken | length) > 0 then "INCONCLUSIVE"
    elif ($patched.tests | length) == 0 then "INCONCLUSIVE"
-   elif ($cmp.regressions + $cmp.unexplained + $cmp.corruption + $cmp.kernel_failures
-         + $cmp.missing_deps | length) > 0 then "UNSAFE"
+   elif ($reasons | length) > 0 then "UNSAFE"
    else "SAFE" end) as $verdict
 | {
   schema: "stablegate-result/1",
@@ -172,7 +256,11 @@ def turned($before; $from; $to):
   totals: ([$baseline, $patched] | map(select(ran)
            | {(.name): {passed: count("pass"), failed: count("fail"), skipped: count("skip"),
                         kernel_failures: (kernel | length)}}) | add // {}),
-  comparison: $cmp,
+  comparison: ($cmp + {pre_existing: $pre}),
+  # the rule of STABLE-POLICY.md the verdict was reached under, and what
+  # made it UNSAFE (empty: nothing did)
+  verdict_rule: $rule,
+  verdict_reasons: $reasons,
   evidence: {steps: [$at | to_entries[] | .value as $v | select($v.present)
                      | {k: (.key | tonumber), variant: $v.name,
                         boot: ($v.boot.BOOT_STATUS // "not run"),

@@ -50,6 +50,11 @@ def some(a): (a[0:3] | join(", ")) + (if n(a) > 3 then ", ..." else "" end);
 def proof_words:
   if .status == "proven" then "proven, flips \(n(.flips) | plural("case")) (\(some(.flips)))"
   elif .status == "harmful" then "harmful, breaks \(n(.breaks)): \(some(.breaks))"
+    + (if n(.changes // []) > 0 then "; changes behaviour of \(some(.changes))" else "" end)
+    + (if n(.flips) > 0 then "; flips \(n(.flips))" else "" end)
+  elif .status == "changes behaviour" then
+    "changes behaviour (interface cases pass before it, fail after):"
+    + " \(some(.changes))"
     + (if n(.flips) > 0 then "; flips \(n(.flips))" else "" end)
   elif .status == "masked" then "masked: \(.reason // "no case flips")"
   else "not run" end;	# (why: the line after the list)
@@ -64,69 +69,35 @@ def kernel_words(t):
 | [$c.unexplained[] | select(.baseline == "fail" and .baseline_reason != .reason)] as $other
 | [$c.unexplained[] | select(.baseline != "fail")] as $new
 | ($c.kernel_failures + $c.corruption) as $kc
-| (if .verdict == "INCONCLUSIVE" then
-     "INCONCLUSIVE under STABLE-POLICY.md rule 1: the run cannot support a decision: "
-     + (if n(.broken_stages) > 0 then broken_words
-        else "the patched kernel reported no test result" end) + "."
-   elif .verdict == "UNSAFE" then
-     "UNSAFE under STABLE-POLICY.md rule 2"
-     + (if ref then ", applied to the reference" else "" end) + ": "
-     + ([(if ref and n($c.unexplained) > 0 then
-            "mainline itself fails \(n($c.unexplained) | plural("case"))"
-            + " (mainline's own findings: the reference has no divergences to list)"
-          else empty end),
-         (if n($c.regressions) > 0 then
-            "\(n($c.regressions) | plural("regression")) (pass on baseline, fail patched)"
-          else empty end),
-         (if n($c.unexplained) > 0 and (ref | not) then
-            "\(n($c.unexplained) | plural("failing case")) not listed in divergences.tsv"
-          else empty end),
-         (if n($c.corruption) > 0 then
-            "\(n($c.corruption) | plural("soak corruption"))"
-          else empty end),
-         (if n($c.kernel_failures) > 0 then
-            "\(n($c.kernel_failures) | plural("kernel failure")) on the console"
-          else empty end),
-         (if n($c.missing_deps) > 0 then
-            "\(n($c.missing_deps) | plural("missing dependency")) (deps.tsv)"
-          else empty end)]
-        | join("; ")) + "."
+# the flips of interface cases (both ways) and the fixes of data integrity
+| ([$c.regressions[] | select(.kind == "interface") | . + {status: "fail"}]
+   + [$c.fixes[] | select(.kind == "interface") | . + {status: "pass"}]) as $changes
+| [$c.fixes[] | select(.kind != "interface")] as $fixes
+| ($c.pre_existing // {}) as $prex
+| (if .verdict == "INCONCLUSIVE" then "INCONCLUSIVE under STABLE-POLICY.md rule 1."
    else
-     "SAFE under STABLE-POLICY.md rule 3: none of rule 2 holds: no regression, "
-     + (if n($c.known_divergences) > 0 then
-          "\(n($c.known_divergences) | plural("failing case")),"
-          + " \(if n($c.known_divergences) == 1 then "" else "each " end)"
-          + "listed in divergences.tsv"
-        else "no failing case" end)
-     + ", no soak corruption, no kernel failure, no missing dependency."
-   end) as $verdict_words
+     "\(.verdict) under STABLE-POLICY.md rule \(if .verdict == "UNSAFE" then 2 else 3 end)"
+     + (if rule == "candidate" then
+          ", for a candidate: only what the candidate changes counts;"
+          + " failures baseline shows too are counted, not reasons"
+        elif rule == "reference" then ", applied to the reference"
+        else ", for a branch's own series: every case patched fails must be a listed divergence" end)
+     + "." end) as $verdict_words
 |
-# -- the result in a line, LKFT's opening --
+# -- the verdict and its reason in one breath, then LKFT's opening --
+("stablegate \(.branch)\(if .series.candidate then ", candidate \(.series.candidate)" else "" end): "
+ + verdict_line | text),
+"",
 (if ref then
   ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on mainline, the reference:"
    + " \(tree_label), Linux \(.tree.kernel_version)."
    + " The suites' expectations are this tree's behaviour:"
    + " there is no series, no baseline and nothing to compare."
-   | text),
-  "",
-  ((if .verdict == "INCONCLUSIVE" then "No result: the run is INCONCLUSIVE."
-    elif n($c.unexplained + $kc) == 0 then "Mainline meets every expectation of the suites."
-    else "Mainline fails \(n($c.unexplained) | plural("case")) of its own expectations"
-      + (if n($kc) > 0 then " and shows \(n($kc) | plural("kernel failure"))" else "" end)
-      + ": mainline's own findings, not regressions." end)
    | text)
  else
   ("Results from stablegate (QEMU \(.accelerator // "-"), x86_64) on \(.branch):"
    + " \(tree_label), Linux \(.tree.kernel_version)"
    + (if .series.candidate then ", candidate \(.series.candidate)" else "" end) + "."
-   | text),
-  "",
-  ((if .verdict == "INCONCLUSIVE" then "No result: the run is INCONCLUSIVE."
-    elif n($c.regressions) > 0 then
-      "\(n($c.regressions) | plural("regression")) on x86_64"
-      + " compared to \(baseline_words): \(.verdict)."
-    elif .variants.baseline.skipped then "No baseline (the series is empty): \(.verdict)."
-    else "No regressions on x86_64 compared to \(baseline_words): \(.verdict)." end)
    | text)
  end),
 "",
@@ -151,11 +122,28 @@ def kernel_words(t):
   "",
   "## Test Regressions (compared to baseline)",
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
-   elif n($c.regressions) == 0 then "none"
-   else ($c.regressions[] | ("\(key): \(.reason)" | item),
+   elif n([$c.regressions[] | select(.kind != "interface")]) == 0 then
+     "none" + (if n($changes | map(select(.status == "fail"))) > 0 then
+                 " of data integrity (the interface cases that fail are behaviour changes, below)"
+               else "" end)
+   else ($c.regressions[] | select(.kind != "interface") | ("\(key): \(.reason)" | item),
      (.introduced_by // empty
       | ("first fails with patch \(patch_number) (\(.patch)); to reproduce:" | sub_item),
         (.commands[] | command))) end),
+  "",
+  "## Behaviour changes (interface cases that flip)",
+  (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
+   elif n($changes) == 0 then "none"
+   else
+     ($changes[]
+      | (if (.reason // "") != "" then "fails: \(.reason)" else "fails" end) as $failed
+      | "\(key): baseline \(if .status == "pass" then $failed else "passes" end)"
+        + "; patched \(if .status == "pass" then "passes (mainline's result)" else $failed end)"
+        + (if .upstream then "; the behaviour pinned came upstream with \(.upstream)" else "" end)
+      | item),
+     ("A user-visible change needs a bug behind it (stable-kernel-rules);"
+      + " each of these is the series' doing, to weigh, not a fix to count." | text)
+   end),
   "",
   "## Test Fixes (compared to baseline)",
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
@@ -166,11 +154,12 @@ def kernel_words(t):
            + " so read the verdict as \"no harm found\", not \"fix confirmed\""
          else "" end)
       | text)
-   elif n($c.fixes) <= 5 then
-     ($c.fixes[]
+   elif n($fixes) == 0 then "none of data integrity (the flips are behaviour changes, above)"
+   elif n($fixes) <= 5 then
+     ($fixes[]
       | "\(key)" + (if (.reason // "") != "" then " (baseline: \(.reason))" else "" end)
       | item)
-   else ("\(n($c.fixes)): \(keys_of($c.fixes))" | text) end)
+   else ("\(n($fixes)): \(keys_of($fixes))" | text) end)
  end),
 (if n($c.missing // []) + n([.variants[] | (.unreadable // [])[]]) > 0 then
    "",
@@ -193,7 +182,13 @@ def kernel_words(t):
     | "\(key): \(.reason)"
       + (if .baseline == "pass" then " (a regression)" else " (baseline: \(.baseline))" end)
     | item),
-   ($pre[] | "\(key): pre-existing, fails on baseline the same way: \(.reason)" | item),
+   (if rule == "candidate" then
+      (if n($pre) > 0 then
+         ("\(n($pre) | plural("case")) fail on baseline the same way (not the candidate's;"
+          + " listed in summary.md, \"Where the patched kernel differs from mainline\")"
+          | item)
+       else empty end)
+    else ($pre[] | "\(key): pre-existing, fails on baseline the same way: \(.reason)" | item) end),
    ($other[]
     | "\(key): fails on baseline too, but differently (baseline: \(.baseline_reason));"
       + " patched: \(.reason)"
@@ -209,7 +204,21 @@ def kernel_words(t):
 (if n($kc) > 0 then
    "",
    "## Kernel failures and corruption (\(vname("patched")))",
-   ($kc[] | "\(.kind): \(.detail)" | item)
+   ($kc[] | . as $f
+    | "\(.kind): \(.detail)"
+      + (if ([$prex.corruption // [] | .[] | select(.detail == $f.detail and .same_way)] | n(.) > 0) then
+           " (baseline fails the same way: this soak showed nothing about the series)"
+         elif ([$prex.corruption // [] | .[] | select(.detail == $f.detail)] | n(.) > 0) then
+           " (baseline's soak fails too, differently)"
+         elif ([$prex.kernel_failures // [] | .[] | select(.detail == $f.detail)] | n(.) > 0) then
+           " (baseline shows it too)"
+         else "" end)
+    | item),
+   (if n($prex.corruption // []) > 0 and n($prex.soak_ops_failing // []) > 0 then
+      ("To soak again without the ops that fail on baseline:"
+       + " SOAK_ARGS=\"--disable \($prex.soak_ops_failing | join(","))\" SUITES=soak"
+       | text)
+    else empty end)
  else empty end),
 (if n(.dependencies) > 0 then
    "",
@@ -250,6 +259,7 @@ def kernel_words(t):
 "",
 "## Verdict",
 ($verdict_words | text),
+((.verdict_reasons // [])[] | item),
 (if .findings_on_record.count > 0 and (ref | not) then (findings_words | text) else empty end),
 "",
 "## Full report",

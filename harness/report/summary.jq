@@ -35,21 +35,11 @@ def minimised_line:
     elif $t == null then "| \($n) | not run | | | | |"
     else "| \(vname($n)) | \($t.passed) | \($t.failed) | \($t.skipped) | "
       + "\($t.kernel_failures) | \(v.boot.BOOT_SECONDS // "-") s |" end;
-  # what the reference's verdict means
-  def reference_words:
-    if .verdict == "INCONCLUSIVE" then "the run cannot support a decision"
-    elif n(.comparison.unexplained + kernel_or_corruption) == 0 then
-      "mainline meets every expectation of the suites"
-    else "mainline itself fails \(n(.comparison.unexplained) | plural("case"))"
-      + (if n(kernel_or_corruption) > 0 then
-           " and shows \(n(kernel_or_corruption) | plural("kernel failure or corruption"))"
-         else "" end)
-      + ": mainline's own findings" end;
 "# stablegate \(.branch)\(if $ref then " (the reference)" else "" end): \(.verdict)",
 "",
-"**Verdict: \(.verdict)** under STABLE-POLICY.md"
-+ (if $ref then ", for the reference: " + reference_words else "" end)
-+ " — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), "
+"**\(verdict_line)**",
+"",
+"Under STABLE-POLICY.md's \(rule) rule — run `\(.run_id)`, tree \(tree_label) (Linux \(.tree.kernel_version)), "
 + (if $ref then "no series (the suites' expectations are this tree's behaviour)"
    else "series `\(.series.hash)` (\(.series.patches | length | plural("patch")))" end)
 + ", accelerator \(.accelerator // "none"), seed \(.seed).",
@@ -73,8 +63,17 @@ def minimised_line:
    "",
    (if .variants.baseline.skipped then "- no baseline: the series is empty"
     else
-      "- Regressions (pass → fail): \(names(.comparison.regressions))",
-      "- Fixes (fail → pass): \(n(.comparison.fixes)) — \(names(.comparison.fixes))",
+      ([.comparison.regressions[] | select(.kind != "interface")] as $r
+       | [.comparison.fixes[] | select(.kind != "interface")] as $f
+       | ([.comparison.regressions[] | select(.kind == "interface") | . + {now: "fails"}]
+          + [.comparison.fixes[] | select(.kind == "interface") | . + {now: "passes"}]) as $i
+       | "- Regressions (pass → fail, data integrity): \(names($r))",
+         "- Behaviour changes (an interface case flips: errno, count, refusal, mode bits,"
+         + " timestamps, sharing): "
+         + (if n($i) == 0 then "none"
+            else [$i[] | "`\(.suite)/\(.name)` now \(.now)"
+                   + (if .upstream then " (upstream \(.upstream))" else "" end)] | join(", ") end),
+         "- Fixes (fail → pass, data integrity): \(n($f)) — \(names($f))"),
       "- New skips: \(names(.comparison.new_skips))",
       (if n(.comparison.missing // []) > 0 then
          "- **Missing** (baseline ran them, patched gave no result; INCONCLUSIVE): "
@@ -111,13 +110,14 @@ def minimised_line:
       else "" end)
    + ".",
    "",
-   "| patch | upstream | status | cases flipped | broken | why |",
-   "|---|---|---|---|---|---|",
+   "| # | patch | upstream | status | cases flipped | broken | behaviour changed | why |",
+   "|---|---|---|---|---|---|---|---|",
    (.evidence.patches[]
-    | "| \(.patch) | \(.upstream // (if .seed then "seed \(.seed)" else "-" end))"
+    | "| \(.k) | \(.subject // .patch) | \(.upstream // (if .seed then "seed \(.seed)" else "-" end))"
       + " | **\(.status)** | "
       + (if n(.flips) > 0 then "\(n(.flips)): " + (.flips | codes) else "0" end)
-      + " | \(if n(.breaks) > 0 then .breaks | codes else "" end) | \(.reason // "") |"),
+      + " | \(if n(.breaks) > 0 then .breaks | codes else "" end)"
+      + " | \(if n(.changes // []) > 0 then .changes | codes else "" end) | \(.reason // "") |"),
    ""
  else empty end),
 (if $ref then
@@ -238,7 +238,8 @@ row(.variants.baseline), row(.variants.patched),
 "## Evidence for the review reply",
 "",
 "```",
-"stablegate \(.branch): \(.verdict) — "
+"stablegate \(.branch): \(verdict_line)",
+"Compared: "
 + (if $ref then
      "the reference: \(n(.comparison.unexplained) | plural("case"))"
      + " failing on mainline itself, no baseline"

@@ -1,6 +1,8 @@
 # harness/report/report: everything one variant's stages left, as one object.
 # jq -n --arg name --argjson present --argjson skipped --argjson boot
-#   --rawfile results --argjson failures --argjson soak --argjson suites
+#   --rawfile results --argjson failures --argjson soak --argjson suites --argjson kinds
+# kinds (kinds.tsv): a failing case's kind (data|interface) and its pins
+# line, by "suite/case", where its suite says them.
 # suites (suites.tsv): how each suite ended in the guest and its wall time.
 # results (results.tsv) holds one case a line: suite, case, pass|fail|skip,
 # reason. A line that is not one is no result: tests leaves it out and
@@ -21,5 +23,6 @@ def result: parsed and (.status | IN("pass", "fail", "skip"));
       else "unparsable line \(.text[0:80] | tojson)" end)],
  failures: $failures,
  suites: [$suites[] | .seconds = ((.seconds | tonumber?) // .seconds)],
+ kinds: ($kinds | map({("\(.suite)/\(.name)"): {kind, pins}}) | add // {}),
  soak: [$soak[] | {fs} + ([.stats | split(" ")[] | select(contains("="))
 	| split("=") | {(.[0]): (.[1] | tonumber? // .)}] | add)]}

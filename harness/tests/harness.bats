@@ -212,8 +212,9 @@ series_in_tree=yes'
 	[ "$(jq -r .verdict "$j")" = SAFE ]
 	[ "$(jq '.comparison.fixes | length' "$j")" -eq 1 ]
 	[ "$(jq -r .accelerator "$j")" = tcg ]
-	grep -q '^\*\*Verdict: SAFE\*\*' "$BATS_TEST_TMPDIR/r/summary.md"
-	grep -q '^stablegate 6.1: SAFE — 0 regressions, 1 fix,' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^\*\*SAFE: no regression, no behaviour change, ' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^stablegate 6.1: SAFE: no regression, .*; fixes 1: a.xfs\.$' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q '^Compared: 0 regressions, 1 fix,' "$BATS_TEST_TMPDIR/r/summary.md"
 }
 
 @test "report: junit.xml passes the XSD: a testsuite per kernel, failures and skips with their reason, kernel failures as a failed console case" {
@@ -272,7 +273,57 @@ series_in_tree=yes'
 	j=$BATS_TEST_TMPDIR/r/result.json
 	[ "$(jq -r .verdict "$j")" = UNSAFE ]
 	[ "$(jq -r '.comparison.regressions[0].name' "$j")" = a.xfs ]
-	grep -q 'Regressions (pass → fail): `syscall/a.xfs`' "$BATS_TEST_TMPDIR/r/summary.md"
+	grep -q 'Regressions (pass → fail, data integrity): `syscall/a.xfs`' "$BATS_TEST_TMPDIR/r/summary.md"
+}
+
+@test "report: a candidate is judged on what it changes: failures, soak corruptions and kernel failures baseline shows too are counted, not reasons" {
+	r=$BATS_TEST_TMPDIR/r c=$BATS_TEST_TMPDIR/cand
+	make_run "$r" fail fail
+	mkdir -p "$c" && printf 'From: A <a@example.org>\nSubject: [PATCH] x: fix y\n\n---\n' > "$c/0001-x-fix-y.patch"
+	sed -i 's/^SERIES_IN_TREE=yes/SERIES_IN_TREE=no/' "$r/env"
+	printf '%s\n' "CANDIDATE=$c" "CANDIDATE_DIR=$c" >> "$r/env"
+	printf 'soak\tsoak.xfs\tfail\tmismatch at op 5 (copy) off 1\n' | tee -a "$r/baseline/results.tsv" >> "$r/patched/results.tsv"
+	# the same WARN (another PID, offset and line) and soak failure on both
+	printf 'warn\tWARNING: CPU: 0 PID: 11 at fs/x.c:10 f+0x1/0x2\ncorruption\tsoak.xfs: mismatch at op 5 (copy) off 1\n' > "$r/baseline/failures.tsv"
+	printf 'warn\tWARNING: CPU: 1 PID: 12 at fs/x.c:12 f+0x3/0x4\ncorruption\tsoak.xfs: mismatch at op 5 (copy) off 1\n' > "$r/patched/failures.tsv"
+	"$H/report/report" "$r"
+	j=$r/result.json
+	jq -e '.verdict == "SAFE" and .verdict_rule == "candidate" and .verdict_reasons == []' "$j"
+	jq -e '.comparison.pre_existing | (.failures | length) == 2 and (.corruption | length) == 1
+		and .corruption[0].same_way and (.kernel_failures | length) == 1 and .soak_ops_failing == ["copy"]' "$j"
+	first "$r/review.txt" | grep -q "^stablegate 6.1, candidate $c: SAFE: no regression,"
+	first "$r/review.txt" | grep -q 'SAFE: no regression, no behaviour change, no failure, soak corruption or kernel failure that baseline does not show (x86_64, against baseline: tree as shipped, without the candidate); fixes none; on baseline too, so not the candidate.s: 2 failing cases, 1 soak corruption, 1 kernel failure\.$'
+	unfold "$r/review.txt" | grep -q '^\* 2 cases fail on baseline the same way (not the candidate.s;'
+	unfold "$r/review.txt" | grep -q 'SOAK_ARGS="--disable copy" SUITES=soak'
+	[ -z "$(too_wide "$r/review.txt")" ]
+	# what it changes counts: b.xfs regresses
+	sed -i 's/^syscall\tb.xfs\tpass/syscall\tb.xfs\tfail\tgot 1/' "$r/patched/results.tsv"
+	"$H/report/report" "$r"
+	jq -e '.verdict == "UNSAFE" and .verdict_reasons == ["1 regression of data integrity: b.xfs"]' "$j"
+	first "$r/review.txt" | grep -q ': UNSAFE: 1 regression of data integrity: b.xfs (x86_64, against'
+	# the same results as a branch's own series: every failing case counts
+	sed -i '/^CANDIDATE/d' "$r/env"
+	"$H/report/report" "$r"
+	jq -e '.verdict_rule == "branch" and (.verdict_reasons | length) == 4' "$j"
+	jq -e '.verdict_reasons[1:] == ["3 failing cases not listed in divergences.tsv", "1 soak corruption", "1 kernel failure on the console"]' "$j"
+}
+
+@test "report: an interface case that flips is a behaviour change, named with the upstream commit its pins line gives; the patch that brings it changes behaviour, not harmful" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass fail
+	printf 'syscall\ta.xfs\tinterface\tcommit a5e6ea18e3d1 seed - patch "fs: allow deduplication of eof block"\n' > "$r/patched/kinds.tsv"
+	"$H/report/report" "$r"
+	j=$r/result.json
+	jq -e '.verdict == "UNSAFE" and .comparison.regressions[0].kind == "interface"' "$j"
+	jq -e '.verdict_reasons[0] | startswith("1 behaviour change (an interface case that passes on baseline fails patched): a.xfs (the behaviour pinned came upstream with a5e6ea18e3d1)")' "$j"
+	jq -e '.evidence.patches[0].status == "not run" or .evidence.patches[0].status == "changes behaviour"' "$j"
+	grep -q 'Regressions (pass → fail, data integrity): none' "$r/summary.md"
+	grep -q 'Behaviour changes (.*): `syscall/a.xfs` now fails (upstream a5e6ea18e3d1)' "$r/summary.md"
+	unfold "$r/review.txt" | grep -qx '\* syscall/a.xfs: baseline passes; patched fails; the behaviour pinned came upstream with a5e6ea18e3d1'
+	# the same flip of a data case is a regression
+	printf 'syscall\ta.xfs\tdata\tcommit - seed - patch -\n' > "$r/patched/kinds.tsv"
+	"$H/report/report" "$r"
+	jq -e '.verdict_reasons == ["1 regression of data integrity: a.xfs", "1 failing case not listed in divergences.tsv"]' "$j"
 }
 
 @test "report: a kernel WARN on the patched kernel makes it UNSAFE" {
@@ -317,6 +368,8 @@ series_patch() {
 	printf 'From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\nFrom: A U Thor <a@example.org>\nSubject: %b\n\n%b\n\nSigned-off-by: A U Thor <a@example.org>\n---\n--- a/a.c\n+++ b/a.c\n@@ -1 +1 @@\n-a1\n+a2\n' "$2" "$3" > "$1"
 }
 # unfold FILE: review.txt with each wrapped line joined to the line it continues
+# first FILE: its first paragraph on one line (review.txt's verdict)
+first() { awk 'BEGIN { RS = "" } NR == 1 { gsub(/\n/, " "); print; exit }' "$1"; }
 unfold() { awk '/^  / && n { sub(/^ +/, ""); l = l " " $0; next } { if (n) print l; l = $0; n = 1 } END { if (n) print l }' "$1"; }
 # too_wide FILE: the lines over 72 columns that hold more than one word
 too_wide() { awk 'length > 72 { w = $0; sub(/^[* ]+/, "", w); if (w ~ / /) print }' "$1"; }
@@ -433,7 +486,8 @@ series_in_tree=yes'
 	s=$r/summary.md
 	cat "$s"
 	[ "$(head -n 1 "$s")" = '# stablegate mainline (the reference): UNSAFE' ]
-	grep -q '^\*\*Verdict: UNSAFE\*\* under STABLE-POLICY.md, for the reference: mainline itself fails 1 case: mainline.s own findings' "$s"
+	grep -qx '\*\*UNSAFE: mainline itself fails 1 case: its own findings.\*\*' "$s"
+	grep -q "^Under STABLE-POLICY.md's reference rule — run" "$s"
 	grep -qx '## No baseline: mainline is the reference' "$s"
 	grep -qx "## Mainline's own findings (cases mainline fails)" "$s"
 	grep -qx -- '- `syscall/a.xfs`: ' "$s"
