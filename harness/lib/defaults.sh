@@ -38,6 +38,9 @@
 : "${EVIDENCE_SUITES:=syscall}"  # [text] the suites each prefix runs (evidence, bisection)
 : "${BISECT:=1}"         # [0|1] 0: do not bisect a regression over the prefixes
 : "${MINIMISE_SECS:=300}"  # [uint] harness/drivers/minimise: at most N s of tries per op log; 0: validate does not minimise
+: "${UPSTREAM_GIT:=}"    # [path] a clone of mainline: each patch's upstream commit, subject, author, Fixes: and follow-ups looked up there, and the patch diffed against it (harness/stages/upstream)
+: "${STABLE_REF:=}"      # [path] an existing backport of the same commits (a dir of patches or an mbox): each patch diffed against its counterpart there
+: "${XBUILD:=1}"         # [0|1] 1: compile what the series touches and its in-tree users under allmodconfig, x86_64 and i386, on both trees (harness/stages/xbuild)
 
 # -- the guest bench (harness/drivers/bench, make bench-soak GUEST=1) --
 : "${BENCH_OPS:=20000}"  # [uint>0] ops per run (fsx -N, sg-soak --ops)
