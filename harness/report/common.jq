@@ -81,4 +81,8 @@ def verdict_line:
               + (if n($pre.kernel_failures // []) > 0 then ", \(n($pre.kernel_failures) | plural("kernel failure"))" else "" end)
             else "" end)
        end)
+    + ([(.evidence.patches // [])[] | select(n(.not_stable // []) > 0)] as $ns
+       | if n($ns) == 0 then ""
+         else "; \(n($ns) | plural("patch")) not stable material as posted: "
+           + ($ns | map("\("000\(.k)"[-4:]) (\(.not_stable | join(", ")))") | join(", ")) end)
     + ".";

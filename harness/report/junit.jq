@@ -12,6 +12,11 @@
 #   kernel whose results.tsv has unreadable lines has a testcase
 #   "stablegate.harness"/"results.tsv" with <error type="unreadable">
 #   naming them: errors, not passes.
+# A regression of an interface case (a behaviour change, STABLE-POLICY.md)
+# fails with type "behaviour-change". The stable rules of
+# harness/stages/upstream are a testsuite of their own,
+# stablegate.<branch>.stable-rules: a testcase per patch and rule
+# (classname stablegate.stable_rules.<patch>), failed or skipped (not checked).
 # The reference branch (mainline, reference=yes) has one kernel, named
 # "reference" (stablegate.mainline.reference), and its failing cases are
 # of type "mainline-finding": mainline's own findings, not regressions.
@@ -35,10 +40,13 @@ def child($tag; o; text): ">\n      <\($tag)\(attrs(o))>" + text + "</\($tag)>\n
       tests: ((.tests | length) + 1 + $errors),
       failures: ($r.totals[$v.name].failed
                  + (if ($other | length) > 0 then 1 else 0 end))}] as $runs
+| [$r.comparison.regressions[] | select(.kind == "interface") | .suite + "/" + .name] as $changes
+| [($r.evidence.patches // [])[] | .patch as $p | (.rules // [])[]
+   | select(.result | IN("pass", "fail", "unchecked")) | . + {patch: $p}] as $rules
 | "<?xml version=\"1.0\" encoding=\"UTF-8\"?>",
   "<testsuites\(attrs({name: "stablegate.\($r.branch)",
-    tests: ([$runs[].tests] | add // 0),
-    failures: ([$runs[].failures] | add // 0),
+    tests: (([$runs[].tests] | add // 0) + ($rules | length)),
+    failures: (([$runs[].failures] | add // 0) + ([$rules[] | select(.result == "fail")] | length)),
     errors: ([$runs[].errors] | add // 0)}))>",
   ($runs[] | .v as $v | .other as $other | .unreadable as $unreadable
    | "  <testsuite\(attrs({name: "stablegate.\($r.branch).\(vname($v.name))",
@@ -58,7 +66,11 @@ def child($tag; o; text): ">\n      <\($tag)\(attrs(o))>" + text + "</\($tag)>\n
       | case_tag({classname: "stablegate.\(.suite)", name: .name})
         + (if .status == "fail" then
              child("failure";
-                   {message: .reason, type: (if $ref then "mainline-finding" else "fail" end)})
+                   {message: .reason,
+                    type: (if $ref then "mainline-finding"
+                           elif $v.name == "patched" and ((.suite + "/" + .name) as $k | $changes | index([$k])) then
+                             "behaviour-change"
+                           else "fail" end)})
            elif .status == "skip" then child("skipped"; {message: .reason})
            else "/>" end)),
      (.missing[]
@@ -82,4 +94,16 @@ def child($tag; o; text): ">\n      <\($tag)\(attrs(o))>" + text + "</\($tag)>\n
                       type: "kernel"};
                      [$other[] | "\(.kind): \(.detail)" | x] | join("\n")) end),
      "  </testsuite>"),
+  (if ($rules | length) == 0 then empty else
+     "  <testsuite\(attrs({name: "stablegate.\($r.branch).stable-rules", tests: ($rules | length),
+       failures: ([$rules[] | select(.result == "fail")] | length), errors: 0,
+       skipped: ([$rules[] | select(.result == "unchecked")] | length), time: 0,
+       timestamp: ($r.started // ""), hostname: "host"}))>",
+     ($rules[]
+      | case_tag({classname: "stablegate.stable_rules.\(.patch)", name: .rule})
+        + (if .result == "fail" then
+             child("failure"; {message: "not stable material as posted: \(.detail)", type: "stable-rules"})
+           elif .result == "unchecked" then child("skipped"; {message: .detail})
+           else "/>" end)),
+     "  </testsuite>" end),
   "</testsuites>"

@@ -15,7 +15,9 @@
 #              per oops/BUG/WARN/... the console showed; MISS for a case
 #              baseline ran and patched gave no result for (missing, not
 #              passing), and an ERROR stablegate.results for a kernel whose
-#              results.tsv has unreadable lines, naming them
+#              results.tsv has unreadable lines, naming them; and on the
+#              patched build, stablegate.stable_rules.<rule> per patch and
+#              rule of harness/stages/upstream (PASS, FAIL, SKIP: not checked)
 # Ids are "stablegate:<branch>:<run id>:<variant>[:<n>]". No property is null
 # (KCIDB forbids it): a missing value is left out.
 def origin: "stablegate";
@@ -118,6 +120,14 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
           path: case_path, status: "MISS",
           comment: "no result on patched (baseline: \(.baseline)): missing, not passing",
           misc: {suite: .suite, case: .name, variant: $v}}),
+      (if $v == "patched" then $r.evidence.patches // [] else [] end
+       | .[] | .k as $k | .patch as $p | (.rules // []) | to_entries[]
+       | select(.value.result | IN("pass", "fail", "unchecked"))
+       | {id: "\($build):rules:\($k):\(.key)", build_id: $build, origin: origin,
+          path: "stablegate.stable_rules.\(.value.rule | pathpart)",
+          status: ({pass: "PASS", fail: "FAIL", unchecked: "SKIP"}[.value.result]),
+          comment: (.value.detail | .[0:1000]), misc: {patch: $p, variant: $v}}
+       | clean),
       ($x.unreadable // [] | select(length > 0)
        | {id: "\($build):results", build_id: $build, origin: origin,
           path: "stablegate.results", status: "ERROR",

@@ -4,7 +4,7 @@
 # jq -n -L harness/report with --argjson env stages errors baseline patched
 # divergences patches failed_mail kernel_kinds findings deps kconfig_branch
 # deps_base deps_patched reference patch_info findings_items masked bisect
-# minimised, --slurpfile steps, --arg findings_at
+# minimised rules interdiff, --slurpfile steps, --arg findings_at
 include "common";
 def bykey: map({(key): .}) | add // {};
 def count(s): [.tests[] | select(.status == s)] | length;
@@ -268,7 +268,20 @@ def turned($before; $from; $to):
                         skipped: ($v | count("skip"))}]
                     | sort_by(.k),
              # each patch as it names itself (harness/report/patch-info.awk), and its proof
-             patches: [$proof[] | (.k - 1) as $i | {k, patch} + ($patch_info[$i] // {}) + .]},
+             # and its stable rules and interdiffs (harness/stages/upstream): a
+             # failed rule makes it "not stable material as posted"
+             patches: [$proof[] | (.k - 1) as $i | {k, patch} + ($patch_info[$i] // {}) + .
+                       | .patch as $pn
+                       | . + {rules: [$rules[] | select(.patch == $pn) | del(.patch)],
+                              interdiff: [$interdiff[] | select(.patch == $pn) | del(.patch)
+                                          | map_values(if test("^[0-9]+$") then tonumber else . end)]}
+                       | . + {not_stable: [.rules[] | select(.result == "fail") | .detail]}]},
+  # what harness/stages/upstream checked against: the form alone, a mainline
+  # clone, an existing backport
+  stable_rules: {checked: (($rules | length) > 0),
+                 upstream_git: (($env.UPSTREAM_GIT // "") != ""),
+                 stable_ref: (if ($env.STABLE_REF // "") == "" then null else $env.STABLE_REF end),
+                 not_checked: ([$rules[] | select(.result == "unchecked") | .detail] | unique)},
   dependencies: $depres,
   broken_stages: $broken,
   findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end),

@@ -116,7 +116,12 @@ def kernel_words(t):
 (if ref then empty else
   "",
   "## Patches",
-  (patches[] | "\(patch_number) \(.subject // .patch) \(upstream_words): \(proof_words)" | item),
+  (patches[] | ("\(patch_number) \(.subject // .patch) \(upstream_words): \(proof_words)" | item),
+   (if n(.not_stable // []) > 0 then
+      "not stable material as posted: \(.not_stable | join("; "))" | sub_item
+    else empty end),
+   ((.interdiff // [])[] | .summary | sub_item)),
+  ((.stable_rules.not_checked // [])[] | "Not checked: \(.)" | text),
   (if (patches | all(.status == "not run")) and n(patches) > 0 then
      ("Per-patch proof not run: only baseline and patched were booted." | text) else empty end),
   "",

@@ -120,6 +120,26 @@ def minimised_line:
       + " | \(if n(.changes // []) > 0 then .changes | codes else "" end) | \(.reason // "") |"),
    ""
  else empty end),
+(if .stable_rules.checked // false then
+   "## Stable rules (harness/stages/upstream)",
+   "",
+   "Each patch as a stable reviewer reads it: its upstream line and id, author, subject,"
+   + " sender's sign-off"
+   + (if .stable_rules.upstream_git then ", and in UPSTREAM_GIT its commit, subject, author,"
+        + " sign-off chain and follow-ups"
+      else "; not looked up: \(.stable_rules.not_checked | join("; "))" end)
+   + (if .stable_rules.stable_ref then "; diffed against `\(.stable_rules.stable_ref)`" else "" end)
+   + ". Full interdiffs: `upstream/interdiff/` in the run dir.",
+   "",
+   "| # | patch | stable form | compared |",
+   "|---|---|---|---|",
+   (.evidence.patches[]
+    | "| \(.k) | \(.subject // .patch) | "
+      + (if n(.not_stable // []) > 0 then "**not stable material as posted**: \(.not_stable | join("; "))"
+         else "ok" end)
+      + " | \([(.interdiff // [])[] | .summary] | join("; ")) |"),
+   ""
+ else empty end),
 (if $ref then
    "## Mainline's own findings (cases mainline fails)",
    "",

@@ -326,6 +326,27 @@ series_in_tree=yes'
 	jq -e '.verdict_reasons == ["1 regression of data integrity: a.xfs", "1 failing case not listed in divergences.tsv"]' "$j"
 }
 
+@test "report: a patch that fails a stable rule is 'not stable material as posted' in every output; what was not checked is said" {
+	r=$BATS_TEST_TMPDIR/r p=0001-xfs-zero-posteof-blocks-when-cloning-above-eof.patch
+	make_run "$r" fail pass
+	mkdir -p "$r/upstream"
+	printf 'patch\trule\tresult\tdetail\n%s\tupstream-line\tfail\tno upstream commit\n%s\tupstream-git\tunchecked\tUPSTREAM_GIT not set\n' "$p" "$p" > "$r/upstream/rules.tsv"
+	printf 'patch\tagainst\tref\tmatched\tdiffer\tdropped\tadded\tfiles\tsummary\n%s\tstable\tx.patch\t1\t1\t0\t0\tfs/read_write.c\tdiffers from the stable backport in 1 hunk: fs/read_write.c\n' "$p" > "$r/upstream/interdiff.tsv"
+	"$H/report/report" "$r"
+	j=$r/result.json
+	jq -e '.verdict == "SAFE" and .evidence.patches[0].not_stable == ["no upstream commit"]' "$j"
+	jq -e '.stable_rules.checked and .stable_rules.not_checked == ["UPSTREAM_GIT not set"] and .evidence.patches[0].interdiff[0].differ == 1' "$j"
+	first "$r/review.txt" | grep -q 'fixes 1: a.xfs; 1 patch not stable material as posted: 0001 (no upstream commit)\.$'
+	grep -qx '  not stable material as posted: no upstream commit' "$r/review.txt"
+	grep -qx '  differs from the stable backport in 1 hunk: fs/read_write.c' "$r/review.txt"
+	unfold "$r/review.txt" | grep -qx 'Not checked: UPSTREAM_GIT not set'
+	grep -q '| 1 | xfs: zero posteof blocks when cloning above eof | \*\*not stable material as posted\*\*: no upstream commit | differs from the stable backport in 1 hunk' "$r/summary.md"
+	x=$r/junit.xml
+	xmllint --noout --schema "$ROOT/harness/report/junit.xsd" "$x"
+	[ "$(xmllint --xpath "string(//testsuite[@name='stablegate.6.1.stable-rules']/testcase[@name='upstream-line']/failure/@message)" "$x")" = 'not stable material as posted: no upstream commit' ]
+	[ "$(xmllint --xpath "count(//testsuite[@name='stablegate.6.1.stable-rules']/testcase/skipped)" "$x")" = 1 ]
+}
+
 @test "report: a kernel WARN on the patched kernel makes it UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
 	printf 'warn\tWARNING: CPU: 0 PID: 1 at fs/x.c:1\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
@@ -772,7 +793,7 @@ STUB
 		harness/stages/boot harness/stages/scan harness/report/report harness/drivers/validate harness/drivers/prefixes harness/drivers/kernel \
 		harness/drivers/evidence harness/drivers/bisect harness/drivers/validate-all harness/report/matrix harness/drivers/minimise harness/report/kcidb \
 		harness/lava/lava-jobs harness/lava/lava-run harness/drivers/bench harness/lib/*.sh \
-		harness/stages/kbuild-cc Makefile .ci/run
+		harness/stages/kbuild-cc harness/stages/upstream Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
 	# every stage is listed above
@@ -857,7 +878,7 @@ C
 	jq -e '.evidence.patches[1].reason == "no case flips, and NOTES.md gives no reason"' "$j"
 	[ "$(jq -r .verdict "$j")" = SAFE ]	# the verdict rests on baseline and patched
 	[ "$(jq '.evidence.steps | length' "$j")" = 9 ]
-	grep -qE '^\| 0005-vfs-vfs_dedupe_file_range-doesn-t-return-EOPNOTSUPP.patch \| [^|]+ \| \*\*harmful\*\* \| 0 \| `syscall/b.xfs` \|' "$r/summary.md"
+	grep -qE '^\| 5 \| vfs: vfs_dedupe_file_range\(\) doesn.t return EOPNOTSUPP \| [^|]+ \| \*\*harmful\*\* \| 0 \| `syscall/b.xfs` \|' "$r/summary.md"
 	# a prefix with a kernel failure its predecessor lacks makes the patch harmful
 	printf 'warn\tWARNING: at x.c:1 | RIP: f\n' > "$r/prefix-6/failures.tsv"
 	"$H/report/report" "$r"
