@@ -128,9 +128,9 @@ def kernel_words(t):
   "## Test Regressions (compared to baseline)",
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
    elif n([$c.regressions[] | select(.kind != "interface")]) == 0 then
-     "none" + (if n($changes | map(select(.status == "fail"))) > 0 then
-                 " of data integrity (the interface cases that fail are behaviour changes, below)"
-               else "" end)
+     ("none" + (if n($changes | map(select(.status == "fail"))) > 0 then
+                  " of data integrity (the interface cases that fail are behaviour changes, below)"
+                else "" end) | text)
    else ($c.regressions[] | select(.kind != "interface") | ("\(key): \(.reason)" | item),
      (.introduced_by // empty
       | ("first fails with patch \(patch_number) (\(.patch)); to reproduce:" | sub_item),

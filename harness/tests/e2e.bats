@@ -105,8 +105,8 @@ setup_file() {
 	echo "# direct: $(grep -c . "$d/patched/results.tsv") cases, LAVA: $(grep -c . "$l/patched/results.tsv"); jobs $(du -cb "$l"/*.yaml | tail -n 1 | cut -f1) bytes" >&3
 }
 
-@test "a candidate that drops the EOVERFLOW check: UNSAFE, and bisection names that patch" {
-	# fixtures/eoverflow-6.1: a comment, the harmful patch, a comment
+@test "a candidate that drops the EOVERFLOW check: UNSAFE on a behaviour change, and bisection names that patch" {
+	# fixtures/eoverflow-6.1: a comment, the patch that changes an errno, a comment
 	c=$ROOT/harness/tests/fixtures/eoverflow-6.1
 	SERIES=$c SUITES=syscall run make -C "$ROOT" -s branch=6.1 validate
 	echo "$output" | tail -n 15
@@ -114,7 +114,10 @@ setup_file() {
 	d=$ROOT/reports/6.1/latest
 	j=$d/result.json
 	bad=0002-vfs-drop-the-copy_file_range-wrap-check.patch
-	jq -e '.verdict == "UNSAFE" and .series.candidate != null' "$j"
+	jq -e '.verdict == "UNSAFE" and .series.candidate != null and .verdict_rule == "candidate"' "$j"
+	# an errno that changes is an interface case's flip: a behaviour change, named so
+	jq -e '(.comparison.regressions | all(.kind == "interface"))
+		and (.verdict_reasons[0] | test("^[0-9]+ behaviour changes \\(an interface case"))' "$j"
 	# every regression is a case pinning the wrap check, and each is bisected to 0002
 	jq -r '.comparison.regressions[] | "\(.name) \(.introduced_by.k) \(.introduced_by.patch)"' "$j"
 	# on the four default profiles and the tmpfs
@@ -125,9 +128,9 @@ setup_file() {
 	jq -e '.comparison.regressions | map(.introduced_by.booted | length) | add == 2' "$j"
 	jq -e '.comparison.regressions[0].introduced_by.commands[1] | test("harness/drivers/kernel reports/6.1/[0-9TZ]+ prefix-2  # first bad")' "$j"
 	grep -q '^bisect	-	[0-9]*	ok' "$d/stages.tsv"
-	# with every prefix booted, each patch has its proof: only 0002 breaks anything
-	jq -e '[.evidence.patches[].status] == ["masked", "harmful", "masked"]' "$j"
-	jq -e '.evidence.patches[1].breaks | index("syscall/cfr_overflow_in.xfs")' "$j"
+	# with every prefix booted, each patch has its proof: only 0002 changes anything
+	jq -e '[.evidence.patches[].status] == ["masked", "changes behaviour", "masked"]' "$j"
+	jq -e '.evidence.patches[1].changes | index("syscall/cfr_overflow_in.xfs")' "$j"
 	jq -e '.evidence.patches[0].reason == "no case flips, and NOTES.md gives no reason"' "$j"
 	grep -q "^- patch 2, \`$bad\`, is the first with which \`syscall/cfr_overflow_in.xfs\`, " "$d/summary.md"
 }
