@@ -281,7 +281,8 @@ def turned($before; $from; $to):
   stable_rules: {checked: (($rules | length) > 0),
                  upstream_git: (($env.UPSTREAM_GIT // "") != ""),
                  stable_ref: (if ($env.STABLE_REF // "") == "" then null else $env.STABLE_REF end),
-                 not_checked: ([$rules[] | select(.result == "unchecked") | .detail] | unique)},
+                 not_checked: ([$rules[] | select(.rule == "upstream-git" and .result == "unchecked")
+                                | .detail] | unique)},
   dependencies: $depres,
   broken_stages: $broken,
   findings_on_record: {count: $findings, file: (if $findings > 0 then $findings_at else null end),

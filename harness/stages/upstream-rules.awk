@@ -24,6 +24,8 @@ function trim(s) { gsub(/^[ \t]+|[ \t]+$/, "", s); return s }
 function clean(s) { gsub(/[\001-\037\177]/, " ", s); return s }
 function brief(s) { s = trim(clean(s)); gsub(/  +/, " ", s); return s }
 function cut(s) { return length(s) > 160 ? substr(s, 1, 157) "..." : s }
+# the form found instead of an upstream line, as a reviewer quotes it: its start
+function lead(s) { return length(s) > 60 ? substr(s, 1, 57) "..." : s }
 function norm(s) { s = tolower(trim(clean(s))); gsub(/ +/, " ", s); return s }
 function hexrun(s) { return match(s, /^[0-9a-f]+/) ? substr(s, 1, RLENGTH) : "" }
 function isid(s) { return s ~ /^[0-9a-f]+$/ && length(s) >= 7 && length(s) <= 40 }
@@ -97,11 +99,11 @@ function upstream_note(t, line,    h, r) {
 		if (isid(h) && substr(r, length(h) + 1, 1) !~ /[0-9A-Za-z]/) { form = "bracket"; id = h; U = line; utext = t; return }
 	}
 	if (other != "") return
-	if (t ~ /^\[ ?Upstream: merged in /) other = "names a merge: " t
-	else if (t ~ /^\[ ?Upstream/) other = "no upstream commit id: " t
-	else if (t ~ /^\[ ?Seed /) other = "a seed patch, no upstream commit: " t
-	else if (t ~ /^\(cherry picked from commit /) other = "cherry-pick -x line only: " t
-	else other = "not an upstream commit id: " t
+	if (t ~ /^\[ ?Upstream: merged in /) other = "names a merge: " lead(t)
+	else if (t ~ /^\[ ?Upstream/) other = "no upstream commit id: " lead(t)
+	else if (t ~ /^\[ ?Seed /) other = "a seed patch, no upstream commit: " lead(t)
+	else if (t ~ /^\(cherry picked from commit /) other = "cherry-pick -x line only: " lead(t)
+	else other = "not an upstream commit id: " lead(t)
 	otherline = line
 }
 function endnote() { if (innote || note != "") upstream_note(note, noteline); note = ""; innote = 0 }
