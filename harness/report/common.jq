@@ -84,5 +84,6 @@ def verdict_line:
     + ([(.evidence.patches // [])[] | select(n(.not_stable // []) > 0)] as $ns
        | if n($ns) == 0 then ""
          else "; \(n($ns) | plural("patch")) not stable material as posted: "
-           + ($ns | map("\("000\(.k)"[-4:]) (\(.not_stable | join(", ")))") | join(", ")) end)
+           + ($ns | map("\("000\(.k)"[-4:]) (\(.not_stable | map(split(": ")[0]) | join(", ")))")
+              | join(", ")) end)
     + ".";
