@@ -158,6 +158,26 @@ def turned($before; $from; $to):
   # op types baseline's soaks failed at, to leave out of a soak again
   | . + {soak_ops_failing: [$bcorr[] | .detail | capture("\\((?<op>[a-z_]+)\\)").op] | unique})
   as $pre
+# Builds beyond the test config (harness/stages/xbuild): each object under
+# allmodconfig on both trees; a build regression is one that compiles on
+# baseline and not patched; a new warning is one patched prints and
+# baseline does not, in a file the series touches (the i386 list) or not.
+| ($baseline.xbuild // {rows: [], warnings: {}}) as $xb
+| ($patched.xbuild // {rows: [], warnings: {}}) as $xp
+| ([$xb.rows[] | {("\(.arch) \(.object)"): .status}] | add // {}) as $xbs
+| [$xp.rows[] | select(.arch == "i386") | .object | sub("\\.o$"; ".c")] as $touched
+| {ran: (($xp.rows | length) > 0),
+   objects: [$xp.rows[] | select(.arch == "x86_64") | .object],
+   counts: ([$xb, $xp] | map(.rows | group_by(.status) | map({(.[0].status): length}) | add // {})
+            | {baseline: .[0], patched: .[1]}),
+   regressions: [$xp.rows[] | select(.status == "error" and $xbs["\(.arch) \(.object)"] == "ok")],
+   errors_both: [$xp.rows[] | select(.status == "error" and $xbs["\(.arch) \(.object)"] == "error")],
+   not_checked: [$xp.rows[] | select(.status == "prepare-failed") | "\(.arch): \(.detail)"] | unique,
+   new_warnings: [($xp.warnings // {}) | to_entries[] | .key as $a
+                  | (.value - ($xb.warnings[$a] // []))[]
+                  | {arch: $a, warning: ., touched: (split(":")[0] as $f | $touched | index([$f]) != null)}],
+   host_fixes: ($xp.env.HOST_FIXES // ""),
+   seconds: {baseline: $xb.env, patched: $xp.env}} as $xbuild
 | ($env.CANDIDATE // "") as $candidate
 | (if $reference then "reference" elif $candidate != "" then "candidate" else "branch" end) as $rule
 # what counts against the series under its rule (STABLE-POLICY.md rule 2)
@@ -172,7 +192,8 @@ def turned($before; $from; $to):
    kernel_failures: (if $rule == "candidate" then
                        [$cmp.kernel_failures[] | select(sig as $g | $bsig | index([$g]) | not)]
                      else $cmp.kernel_failures end),
-   missing_deps: $cmp.missing_deps} as $against
+   missing_deps: $cmp.missing_deps,
+   build_regressions: $xbuild.regressions} as $against
 | def cases(a): [a[] | .name] | if length > 3 then .[0:3] + ["..."] else . end | join(", ");
   def upstream_of(a): [a[] | .upstream // empty] | unique
     | if length > 0 then " (the behaviour pinned came upstream with \(join(", ")))" else "" end;
@@ -201,6 +222,10 @@ def turned($before; $from; $to):
    (if ($against.kernel_failures | length) > 0 then
       count($against.kernel_failures; "kernel failure") + " on the console"
       + (if $rule == "candidate" then " that baseline does not show" else "" end)
+    else empty end),
+   (if ($against.build_regressions | length) > 0 then
+      "\(count($against.build_regressions; "build regression")) under allmodconfig:"
+      + " \([$against.build_regressions[] | "\(.object) (\(.arch))"] | join(", "))"
     else empty end),
    (if ($against.missing_deps | length) > 0 then
       "\($against.missing_deps | length) missing"
@@ -260,6 +285,7 @@ def turned($before; $from; $to):
   # the rule of STABLE-POLICY.md the verdict was reached under, and what
   # made it UNSAFE (empty: nothing did)
   verdict_rule: $rule,
+  xbuild: $xbuild,
   verdict_reasons: $reasons,
   evidence: {steps: [$at | to_entries[] | .value as $v | select($v.present)
                      | {k: (.key | tonumber), variant: $v.name,

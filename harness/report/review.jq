@@ -225,6 +225,23 @@ def kernel_words(t):
        | text)
     else empty end)
  else empty end),
+(if .xbuild.ran // false then
+   "",
+   "## Builds beyond the test config (allmodconfig)",
+   ("\(n(.xbuild.objects)) objects the series touches or that use what it changes,"
+    + " x86_64 allmodconfig, and the touched ones for i386; patched:"
+    + " \(.xbuild.counts.patched | to_entries | map("\(.value) \(.key)") | join(", "));"
+    + " baseline: \(.xbuild.counts.baseline | to_entries | map("\(.value) \(.key)") | join(", "))"
+    + (if .xbuild.host_fixes != "" then
+         "; host tools built with backports/\(.branch)/host-fixes (\(.xbuild.host_fixes))"
+       else "" end) | text),
+   (.xbuild.regressions[] | "build regression: \(.object) (\(.arch)): \(.detail)" | item),
+   (.xbuild.errors_both[] | "fails on baseline too: \(.object) (\(.arch)): \(.detail)" | item),
+   (.xbuild.not_checked[] | "not checked: \(.)" | item),
+   ([.xbuild.new_warnings[] | select(.touched)]
+    | if n(.) == 0 then "no new warning in a file the series touches" | text
+      else (.[] | "new warning (\(.arch)): \(.warning)" | item) end)
+ else empty end),
 (if n(.dependencies) > 0 then
    "",
    "## Dependencies (deps.tsv, probed in both trees)",

@@ -204,6 +204,26 @@ row(.variants.baseline), row(.variants.patched),
    "- none: no oops, BUG, WARN, panic, hung task, lockdep or filesystem error"
  else kernel_or_corruption[] | "- **\(.kind)**: \(.detail)" end),
 "",
+(if .xbuild.ran // false then
+   "## Builds beyond the test config (harness/stages/xbuild)",
+   "",
+   "Under allmodconfig, each object compiled on both trees (x86_64; i386 for the files the series touches)"
+   + (if .xbuild.host_fixes != "" then
+        ", host tools built with `backports/\(.branch)/host-fixes` (\(.xbuild.host_fixes))"
+      else "" end) + ".",
+   "",
+   "| arch | object | baseline | patched | warnings | detail |",
+   "|---|---|---|---|---|---|",
+   (.variants.baseline.xbuild.rows // [] | map({("\(.arch) \(.object)"): .status}) | add // {}) as $b
+   | (.variants.patched.xbuild.rows // [])[]
+   | "| \(.arch) | `\(.object)` | \($b["\(.arch) \(.object)"] // "-") | **\(.status)** | \(.warnings) | \(.detail) |",
+   "",
+   (if n(.xbuild.new_warnings) > 0 then
+      "New warnings on patched: "
+      + (.xbuild.new_warnings | map("`\(.warning)` (\(.arch)\(if .touched then ", a file the series touches" else "" end))") | join("; ")),
+      ""
+    else "No warning on patched that baseline does not print.\n" end)
+ else empty end),
 "## Dependencies (deps.tsv, probed in both trees)",
 "",
 (if n(.dependencies) == 0 then "- none listed"

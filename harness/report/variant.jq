@@ -1,6 +1,7 @@
 # harness/report/report: everything one variant's stages left, as one object.
 # jq -n --arg name --argjson present --argjson skipped --argjson boot
 #   --rawfile results --argjson failures --argjson soak --argjson suites --argjson kinds
+#   --argjson xbuild (harness/stages/xbuild's rows, warnings per arch, times)
 # kinds (kinds.tsv): a failing case's kind (data|interface) and its pins
 # line, by "suite/case", where its suite says them.
 # suites (suites.tsv): how each suite ended in the guest and its wall time.
@@ -24,5 +25,6 @@ def result: parsed and (.status | IN("pass", "fail", "skip"));
  failures: $failures,
  suites: [$suites[] | .seconds = ((.seconds | tonumber?) // .seconds)],
  kinds: ($kinds | map({("\(.suite)/\(.name)"): {kind, pins}}) | add // {}),
+ xbuild: $xbuild,
  soak: [$soak[] | {fs} + ([.stats | split(" ")[] | select(contains("="))
 	| split("=") | {(.[0]): (.[1] | tonumber? // .)}] | add)]}

@@ -11,6 +11,9 @@ setup_file() {
 	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-60}
 	# fstests on XFS, two tests: the suite cannot rot (the full lists: make fstests)
 	export FSTESTS=${E2E_FSTESTS:-generic/157 generic/158} FSTESTS_SECTIONS=${E2E_FSTESTS_SECTIONS:-xfs}
+	# the allmodconfig builds cost minutes per kernel cold (docs/measurements.md);
+	# xbuild.bats tests the stage, harness.bats its report
+	export XBUILD=${E2E_XBUILD:-0}
 }
 
 @test "make branch=6.1 validate exits 0 with a complete report" {

@@ -347,6 +347,25 @@ series_in_tree=yes'
 	[ "$(xmllint --xpath "count(//testsuite[@name='stablegate.6.1.stable-rules']/testcase/skipped)" "$x")" = 1 ]
 }
 
+@test "report: an object that compiles under allmodconfig on baseline and not patched is a build regression; new warnings in touched files are named" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	for v in baseline patched; do
+		printf 'arch\tobject\tstatus\twarnings\tdetail\nx86_64\tfs/a.o\tok\t0\t\nx86_64\tfs/cifs/b.o\tok\t0\t\ni386\tfs/a.o\tok\t0\t\n' > "$r/$v/xbuild.tsv"
+		echo 'fs/a.c: warning: old [-Wold]' > "$r/$v/xbuild-x86_64.warnings"
+		printf 'HOST_FIXES=0001-x.patch\n' > "$r/$v/xbuild.env"
+	done
+	sed -i 's|^i386\tfs/a.o\tok\t0\t$|i386\tfs/a.o\terror\t1\tfs/a.c:3:1: error: x|' "$r/patched/xbuild.tsv"
+	printf 'fs/a.c: warning: old [-Wold]\nfs/a.c: warning: new [-Wnew]\n' > "$r/patched/xbuild-x86_64.warnings"
+	"$H/report/report" "$r"
+	j=$r/result.json
+	jq -e '.verdict == "UNSAFE" and .verdict_reasons == ["1 build regression under allmodconfig: fs/a.o (i386)"]' "$j"
+	jq -e '.xbuild.ran and .xbuild.new_warnings == [{"arch": "x86_64", "warning": "fs/a.c: warning: new [-Wnew]", "touched": true}]' "$j"
+	grep -q '^| i386 | `fs/a.o` | ok | \*\*error\*\* | 1 | fs/a.c:3:1: error: x |$' "$r/summary.md"
+	unfold "$r/review.txt" | grep -qx '\* build regression: fs/a.o (i386): fs/a.c:3:1: error: x'
+	unfold "$r/review.txt" | grep -qx '\* new warning (x86_64): fs/a.c: warning: new \[-Wnew\]'
+}
+
 @test "report: a kernel WARN on the patched kernel makes it UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass pass
 	printf 'warn\tWARNING: CPU: 0 PID: 1 at fs/x.c:1\n' > "$BATS_TEST_TMPDIR/r/patched/failures.tsv"
@@ -793,7 +812,7 @@ STUB
 		harness/stages/boot harness/stages/scan harness/report/report harness/drivers/validate harness/drivers/prefixes harness/drivers/kernel \
 		harness/drivers/evidence harness/drivers/bisect harness/drivers/validate-all harness/report/matrix harness/drivers/minimise harness/report/kcidb \
 		harness/lava/lava-jobs harness/lava/lava-run harness/drivers/bench harness/lib/*.sh \
-		harness/stages/kbuild-cc harness/stages/upstream Makefile .ci/run
+		harness/stages/kbuild-cc harness/stages/upstream harness/stages/xbuild Makefile .ci/run
 	echo "$output"
 	[ "$status" -eq 1 ]
 	# every stage is listed above
