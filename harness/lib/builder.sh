@@ -76,3 +76,23 @@ sg_keep_kernel() {
 		xargs -r rm -f
 	echo "$_k"
 }
+
+# sg_kbuild_cc: the compiler a kernel build gives make, in SG_CC: gcc, or,
+# when ccache is installed, ccache through harness/stages/kbuild-cc
+# (installed in $STABLEGATE_CACHE/bin; a source with .incbin bypasses
+# ccache, which does not see the bytes it pulls in), with CCACHE_DIR
+# the build user's. Depend mode: on a miss ccache compiles once and takes
+# the headers from kbuild's -Wp,-MMD file, instead of running the
+# preprocessor first to hash its output (a second pass over every header).
+sg_kbuild_cc() {
+	SG_CC=gcc
+	command -v ccache >/dev/null 2>&1 || return 0
+	SG_CC=$STABLEGATE_CACHE/bin/kbuild-cc
+	if ! cmp -s "$SG_STAGES/kbuild-cc" "$SG_CC"; then
+		mkdir -p "${SG_CC%/*}" && cp "$SG_STAGES/kbuild-cc" "$SG_CC.tmp" && mv "$SG_CC.tmp" "$SG_CC" ||
+			sg_die $SG_EXIT_ENV "cannot install $SG_CC (disk full?)"
+	fi
+	mkdir -p "$CCACHE_DIR"
+	sg_builder_owns "$CCACHE_DIR"
+	export CCACHE_DIR CCACHE_DEPEND="${CCACHE_DEPEND:-1}"
+}
