@@ -46,10 +46,12 @@ setup_file() {
 	grep -q '^| patched | fstests | xfs | ' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Where the patched kernel differs from mainline' "$ROOT/reports/6.1/latest/summary.md"
 	grep -q '^## Evidence for the review reply' "$ROOT/reports/6.1/latest/summary.md"
-	# junit.xml: the schema, and one testcase per result plus each kernel's console case
+	# junit.xml: the schema, and one testcase per result plus each kernel's
+	# console case, plus one per patch and stable rule checked
 	x=$ROOT/reports/6.1/latest/junit.xml
 	xmllint --noout --schema "$ROOT/harness/report/junit.xsd" "$x"
-	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '[.variants[] | .tests | length + 1] | add' "$j")" ]
+	[ "$(xmllint --xpath 'string(/testsuites/@tests)' "$x")" = "$(jq '([.variants[] | .tests | length + 1] | add)
+		+ ([.evidence.patches[].rules[] | select(.result | IN("pass", "fail", "unchecked"))] | length)' "$j")" ]
 	d=$ROOT/reports/6.1/latest
 	# each kernel booted: named by the sha256 of the copy kept and booted, and
 	# the guest's banner has the build number of that bzImage's header
