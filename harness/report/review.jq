@@ -74,7 +74,10 @@ def kernel_words(t):
    + [$c.fixes[] | select(.kind == "interface") | . + {status: "pass"}]) as $changes
 | [$c.fixes[] | select(.kind != "interface")] as $fixes
 | ($c.pre_existing // {}) as $prex
-| (if .verdict == "INCONCLUSIVE" then "INCONCLUSIVE under STABLE-POLICY.md rule 1."
+| (if .verdict == "INCONCLUSIVE" then
+     "INCONCLUSIVE under STABLE-POLICY.md rule 1: the run cannot support a decision: "
+     + (if n(.broken_stages) > 0 then broken_words
+        else "the patched kernel reported no test result" end) + "."
    else
      "\(.verdict) under STABLE-POLICY.md rule \(if .verdict == "UNSAFE" then 2 else 3 end)"
      + (if rule == "candidate" then
