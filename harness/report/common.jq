@@ -44,6 +44,13 @@ def broken_words:
 def findings_words:
   "Findings on record for this branch, from earlier runs:"
   + " \(.findings_on_record.count) in \(.findings_on_record.file)";
+# A comparison's cases by kind (STABLE-POLICY.md, "Behaviour changes"):
+# those of data integrity among a list, and every interface case that
+# flips, with what it does now (.comparison | behaviour_changes).
+def of_data(a): [a[] | select(.kind != "interface")];
+def behaviour_changes:
+  [(.regressions[] | select(.kind == "interface") | . + {now: "fails"}),
+   (.fixes[] | select(.kind == "interface") | . + {now: "passes"})];
 # a result's rule of STABLE-POLICY.md (older results: from what they hold)
 def rule: .verdict_rule // (if .reference then "reference" elif .series.candidate then "candidate" else "branch" end);
 # a few cases' names, then how many more
@@ -70,8 +77,8 @@ def verdict_line:
        else " (x86_64, against baseline: \(.series.baseline))" end)
     + (if .verdict == "INCONCLUSIVE" or rule == "reference" then ""
        else
-         ([$c.fixes[] | select(.kind != "interface")] as $f
-          | [$c.fixes[] | select(.kind == "interface")] as $i
+         (of_data($c.fixes) as $f
+          | [$c | behaviour_changes[] | select(.now == "passes")] as $i
           | (if n($f) > 0 then "; fixes \(n($f)): \(few($f))" else "; fixes none" end)
             + (if n($i) > 0 then "; \(n($i) | plural("behaviour change")) fixed: \(few($i))" else "" end))
          + (if rule == "candidate" and n(($pre.failures // []) + ($pre.corruption // [])) > 0 then

@@ -70,9 +70,8 @@ def kernel_words(t):
 | [$c.unexplained[] | select(.baseline != "fail")] as $new
 | ($c.kernel_failures + $c.corruption) as $kc
 # the flips of interface cases (both ways) and the fixes of data integrity
-| ([$c.regressions[] | select(.kind == "interface") | . + {status: "fail"}]
-   + [$c.fixes[] | select(.kind == "interface") | . + {status: "pass"}]) as $changes
-| [$c.fixes[] | select(.kind != "interface")] as $fixes
+| ($c | behaviour_changes) as $changes
+| of_data($c.fixes) as $fixes
 | ($c.pre_existing // {}) as $prex
 | (if .verdict == "INCONCLUSIVE" then
      "INCONCLUSIVE under STABLE-POLICY.md rule 1: the run cannot support a decision: "
@@ -130,11 +129,11 @@ def kernel_words(t):
   "",
   "## Test Regressions (compared to baseline)",
   (if .variants.baseline.skipped then "none: no baseline (the series is empty)"
-   elif n([$c.regressions[] | select(.kind != "interface")]) == 0 then
-     ("none" + (if n($changes | map(select(.status == "fail"))) > 0 then
+   elif n(of_data($c.regressions)) == 0 then
+     ("none" + (if n($changes | map(select(.now == "fails"))) > 0 then
                   " of data integrity (the interface cases that fail are behaviour changes, below)"
                 else "" end) | text)
-   else ($c.regressions[] | select(.kind != "interface") | ("\(key): \(.reason)" | item),
+   else (of_data($c.regressions)[] | ("\(key): \(.reason)" | item),
      (.introduced_by // empty
       | ("first fails with patch \(patch_number) (\(.patch)); to reproduce:" | sub_item),
         (.commands[] | command))) end),
@@ -145,8 +144,8 @@ def kernel_words(t):
    else
      ($changes[]
       | (if (.reason // "") != "" then "fails: \(.reason)" else "fails" end) as $failed
-      | "\(key): baseline \(if .status == "pass" then $failed else "passes" end)"
-        + "; patched \(if .status == "pass" then "passes (mainline's result)" else $failed end)"
+      | "\(key): baseline \(if .now == "passes" then $failed else "passes" end)"
+        + "; patched \(if .now == "passes" then "passes (mainline's result)" else $failed end)"
         + (if .upstream then "; the behaviour pinned came upstream with \(.upstream)" else "" end)
       | item),
      ("A user-visible change needs a bug behind it (stable-kernel-rules);"

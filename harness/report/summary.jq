@@ -63,10 +63,9 @@ def minimised_line:
    "",
    (if .variants.baseline.skipped then "- no baseline: the series is empty"
     else
-      ([.comparison.regressions[] | select(.kind != "interface")] as $r
-       | [.comparison.fixes[] | select(.kind != "interface")] as $f
-       | ([.comparison.regressions[] | select(.kind == "interface") | . + {now: "fails"}]
-          + [.comparison.fixes[] | select(.kind == "interface") | . + {now: "passes"}]) as $i
+      (of_data(.comparison.regressions) as $r
+       | of_data(.comparison.fixes) as $f
+       | (.comparison | behaviour_changes) as $i
        | "- Regressions (pass → fail, data integrity): \(names($r))",
          "- Behaviour changes (an interface case flips: errno, count, refusal, mode bits,"
          + " timestamps, sharing): "
