@@ -29,7 +29,8 @@
 : "${DEBUG:=}"           # [text] a heavier profile, harness/kconfig/debug/<DEBUG>.config
 : "${SEED:=}"            # [uint] the soak seed; empty: the clock (always recorded)
 : "${TIME_FACTOR:=1}"    # [uint>0] scales the default soak length
-: "${SOAK_OPS:=$((20000 * TIME_FACTOR))}"  # [uint>0] soak ops per filesystem
+: "${SOAK_SEEDS:=3}"     # [uint>0] soaks per profile and kernel, seeds SEED, SEED+1, ... (each SOAK_OPS ops; all at once)
+: "${SOAK_OPS:=$((7000 * TIME_FACTOR))}"  # [uint>0] soak ops per profile and seed
 : "${SOAK_ARGS:=}"       # [text] extra sg-soak options, e.g. "--disable dread"
 : "${SOAK_REPLAY:=}"     # [path] a saved soak op log to replay instead of a new soak
 : "${SOAK_REPLAY_FS:=xfs}"  # [profile] the filesystem profile SOAK_REPLAY runs on

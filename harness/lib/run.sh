@@ -55,8 +55,8 @@ sg_progress() {
 
 # sg_run_load RUN_DIR: a run's recorded facts, read once from RUN_DIR/env
 # (harness/drivers/validate writes it, harness/stages/tree adds the tree's):
-# RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_ARGS,
-# DEBUG, SOAK_REPLAY, SOAK_REPLAY_FS and SERIES (the run's candidate, not
+# RUN_DIR (absolute), RUN_ID, BRANCH, SRC, SUITES, SEED, SOAK_OPS, SOAK_SEEDS
+# (1 for a run from before it was recorded), SOAK_ARGS, DEBUG, SOAK_REPLAY, SOAK_REPLAY_FS and SERIES (the run's candidate, not
 # the caller's), then its branch (sg_load_branch, with the branch's mkfs options). SUITES
 # and SEED in the environment override the run's (a prefix re-run with
 # fewer suites). Exit 2 when RUN_DIR is no run dir.
@@ -67,6 +67,7 @@ sg_run_load() {
 	RUN_ID=$(sg_getenv "$_e" RUN_ID) BRANCH=$(sg_getenv "$_e" BRANCH) SRC=$(sg_getenv "$_e" SRC)
 	SUITES=${SUITES:-$(sg_getenv "$_e" SUITES)} SEED=${SEED:-$(sg_getenv "$_e" SEED)}
 	SOAK_OPS=$(sg_getenv "$_e" SOAK_OPS) SOAK_ARGS=$(sg_getenv "$_e" SOAK_ARGS)
+	SOAK_SEEDS=$(sg_getenv "$_e" SOAK_SEEDS) SOAK_SEEDS=${SOAK_SEEDS:-1}
 	DEBUG=$(sg_getenv "$_e" DEBUG) SOAK_REPLAY=$(sg_getenv "$_e" SOAK_REPLAY)
 	SOAK_REPLAY_FS=$(sg_getenv "$_e" SOAK_REPLAY_FS)
 	SERIES=$(sg_getenv "$_e" CANDIDATE_DIR)

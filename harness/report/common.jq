@@ -54,6 +54,13 @@ def behaviour_changes:
 # a result's rule of STABLE-POLICY.md (older results: from what they hold)
 def rule: .verdict_rule // (if .reference then "reference" elif .series.candidate then "candidate" else "branch" end);
 # a few cases' names, then how many more
+# 21000 -> "21,000"
+def thousands: tostring | until(test("[0-9]{4}") | not; sub("(?<a>[0-9])(?<b>[0-9]{3})(?<c>$|,)"; "\(.a),\(.b)\(.c)"));
+# a variant's soak on one profile (variant.jq soak_profiles): "0 of 3 seeds
+# failed, 21,000 ops" or "3 of 3 seeds failed, first at op 261 (copy)"
+def soak_profile_words:
+  "\(.failed) of \(.seeds | plural("seed")) failed, \(.ops | thousands) ops"
+  + (if .first_failure then ", first at op \(.first_failure.op) (\(.first_failure.type))" else "" end);
 def few(a): (a[0:4] | map(.name) | join(", ")) + (if n(a) > 4 then " and \(n(a) - 4) more" else "" end);
 # the verdict and its reason in one sentence: the first line of review.txt
 # and of summary.md's evidence

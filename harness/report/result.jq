@@ -274,6 +274,7 @@ def turned($before; $from; $to):
   failed_mail: $failed_mail,
   accelerator: ($patched.boot.ACCEL // $baseline.boot.ACCEL // null),
   seed: ($env.SEED | tonumber? // $env.SEED), soak_ops: ($env.SOAK_OPS | tonumber? // null),
+  soak_seeds: ($env.SOAK_SEEDS | tonumber? // 1),
   suites: ($env.SUITES | split(",")),
   stages: [$stages[] | .seconds = (.seconds | tonumber? // .)],
   stage_errors: $errors,

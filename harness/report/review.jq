@@ -254,14 +254,15 @@ def kernel_words(t):
 "",
 "## Test result summary",
 (.totals | to_entries[] | "\(vname(.key)): \(kernel_words(.value))" | text),
-(if n([.variants[].soak[]]) > 0 then
-   ("soak, ops per filesystem (seed \(.seed)):" | text)
+(if n([.variants[].soak_profiles[]?]) > 0 then
+   ("soak, per profile (\(.soak_seeds // 1 | plural("seed")) from \(.seed),"
+    + " \(.soak_ops // "?" | thousands) ops each):" | text)
  else empty end),
-(.variants as $v | [$v[] | .soak[] | .fs] | unique[] as $fs
- | "\($fs): "
-   + ([$v[] | .name as $n | .soak[] | select(.fs == $fs)
-       | "\(vname($n)) \(.ops // "?") ops (\(.ops_per_sec // "?") ops/s)"]
-      | join(", "))
+(.variants as $v | [$v[] | .soak_profiles[]? | .profile] | unique[] as $p
+ | "\($p): "
+   + ([$v[] | .name as $n | .soak_profiles[]? | select(.profile == $p)
+       | "\(vname($n)) \(soak_profile_words)"]
+      | join("; "))
  | item),
 (if n(.minimised // []) > 0 then
    ("failing soak logs, minimised in the guest on the kernel that failed"

@@ -239,10 +239,14 @@ row(.variants.baseline), row(.variants.patched),
 "",
 "## Soak",
 "",
-"| variant | fs | ops | seconds | ops/s |",
-"|---|---|---|---|---|",
-(.variants[] | .name as $v | .soak[]
- | "| \(vname($v)) | \(.fs) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
+"\(.soak_seeds // 1 | plural("seed")) per profile and kernel, from \(.seed), \(.soak_ops // "?" | thousands) ops each:",
+"",
+(.variants[] | .name as $v | .soak_profiles[]? | "- \(vname($v)), \(.profile): \(soak_profile_words)"),
+"",
+"| variant | soak | seed | ops | seconds | ops/s |",
+"|---|---|---|---|---|---|",
+(.seed as $seed | .variants[] | .name as $v | .soak[]
+ | "| \(vname($v)) | \(.fs) | \(.seed // $seed) | \(.ops // "-") | \(.secs // "-") | \(.ops_per_sec // "-") |"),
 "",
 (if n(.minimised // []) > 0 then
    "Failing soak logs minimised in the guest on the same kernel (harness/drivers/minimise):",
@@ -299,7 +303,7 @@ row(.variants.baseline), row(.variants.patched),
    + " \(.value.skipped) skipped, \(.value.kernel_failures) kernel failures"),
 (.seed as $seed | .variants.patched.soak[]
  | "soak \(.fs): \(.ops // "?") ops in \(.secs // "?") s"
-   + " (\(.ops_per_sec // "?") ops/s), seed \($seed)"),
+   + " (\(.ops_per_sec // "?") ops/s), seed \(.seed // $seed)"),
 (if n(.comparison.regressions) > 0 then
    "Regressions: " + names(.comparison.regressions)
  else empty end),

@@ -126,7 +126,7 @@ fake_run() {
 fake_built() {
 	d=$1
 	mkdir -p "$d"
-	printf '%s\n' BRANCH=6.1 RUN_ID=20261204T000000Z SEED=7 SOAK_OPS=5000 SUITES=syscall,soak \
+	printf '%s\n' BRANCH=6.1 RUN_ID=20261204T000000Z SEED=7 SOAK_OPS=5000 SOAK_SEEDS=2 SUITES=syscall,soak \
 		SOAK_ARGS= SOAK_REPLAY= DEBUG= > "$d/env"
 	printf 'stage\tvariant\tseconds\tstatus\nbuild\tbaseline\t5\tok\nbuild\tpatched\t5\tok\n' > "$d/stages.tsv"
 	for v in baseline patched; do
@@ -165,7 +165,7 @@ SH
 	[ "$(cd "$r/lava" && echo *.yaml)" = "device-qemu.yaml patched.yaml" ]
 	j=$r/lava/patched.yaml
 	# the harness's kernel command line, its timeouts, no network device
-	grep -q -- "-append \"console=ttyS0 panic=-1 sg.suites=syscall,soak sg.soak_ops=5000 sg.seed=7\"" "$j"
+	grep -q -- "-append \"console=ttyS0 panic=-1 sg.suites=syscall,soak sg.soak_ops=5000 sg.soak_seeds=2 sg.seed=7\"" "$j"
 	grep -q '^    timeout: {seconds: 2000}$' "$j"	# 300 boot + syscall 600 + soak 600 + 5000 / 10
 	grep -q '^  connection: {seconds: 300}$' "$j"
 	grep -q -- '-nic none' "$r/lava/device-qemu.yaml"

@@ -307,3 +307,35 @@ REC
 		result_line "$output" | grep -qE "^not ok 1 soak\.t # mismatch at op $(injected_op "$output") \([a-z_]+\) off $(injected_off "$output")\$"
 	done
 }
+
+# SOAK_SEEDS: every --fs once per seed, each a result of its own, with the
+# seed in its stats and its op log, so a failing one replays alone.
+@test "--seeds N: N soaks per --fs with seeds S..S+N-1, results soak-sK.FS, each failing one with its own replayable log" {
+	run "$SOAK" --fs tmpfs:"$TMPFS" --fs disk:"$DISK" --ops 300 --seed 40 --seeds 3 --parallel
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ok [0-9]* soak-s[123]\.\(tmpfs\|disk\)$' <<<"$output")" -eq 6 ]
+	grep -q '^1\.\.6$' <<<"$output"
+	for k in 1 2 3; do
+		grep -q "^# soak-stats name=tmpfs-s$k ops=300 .* seed=$((39 + k)) " <<<"$output"
+		grep -q "^# soak-stats name=disk-s$k ops=300 .* seed=$((39 + k)) " <<<"$output"
+	done
+	# the same seeds, one per run: the same op counts as the seeds' own runs
+	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 300 --seed 41
+	one=$(sed -n 's/^# soak-stats name=tmpfs ops=300 .* seed=41 //p' <<<"$output")
+	[ -n "$one" ]
+	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 300 --seed 40 --seeds 3
+	[ "$(sed -n 's/^# soak-stats name=tmpfs-s2 ops=300 .* seed=41 //p' <<<"$output")" = "$one" ]
+	# a failing seed: its op log names its seed and replays on its own
+	run "$SOAK" --fs tmpfs:"$TMPFS" --ops 400 --seed 40 --seeds 2 --inject-corruption --log "$DISK/oplog"
+	[ "$status" -ne 0 ]
+	grep -qE '^not ok 1 soak-s1\.tmpfs # mismatch at op [0-9]+' <<<"$output"
+	grep -qE '^not ok 2 soak-s2\.tmpfs # mismatch at op [0-9]+' <<<"$output"
+	grep -q "^# replay: sg-soak --fs tmpfs:<dir> --replay $DISK/oplog.tmpfs-s2$" <<<"$output"
+	grep -q "args: --seed 41 " "$DISK/oplog.tmpfs-s2"
+	run "$SOAK" --fs tmpfs:"$TMPFS" --replay "$DISK/oplog.tmpfs-s2"
+	grep -qE "^not ok 1 soak\.tmpfs # mismatch at op [0-9]+" <<<"$output"
+	run "$SOAK" --fs tmpfs:"$TMPFS" --replay "$DISK/oplog.tmpfs-s2" --seeds 2
+	[ "$status" -eq 2 ] && [[ "$output" == *"--seeds cannot be combined with --replay"* ]]
+	run "$SOAK" --fs tmpfs:"$TMPFS" --seeds 0
+	[ "$status" -eq 2 ]
+}

@@ -33,13 +33,15 @@ static const char usage_text[] =
 	"  -N, --ops N            ops per worker (default 10000 unless --duration)\n"
 	"      --duration SEC     stop after SEC seconds\n"
 	"  -S, --seed S           seed (default: time based; always printed)\n"
+	"      --seeds N          soak every --fs N times, with seeds S, S+1, ..., S+N-1\n"
+	"                         (results soak-s1.FS ... soak-sN.FS; default 1: soak.FS)\n"
 	"      --max-size BYTES   max file size (k/m/g suffix; default 256k)\n"
 	"      --weights op=w,..  op weights; --disable op,.. sets weight 0\n"
 	"      --align N          granularity of read/write/map/falloc/copy ops (default 1)\n"
 	"      --block N          fs block for collapse/insert/clone/dedupe (default: detected)\n"
 	"      --dio-align N      O_DIRECT granularity (default: detected; 0 = no O_DIRECT)\n"
 	"      --workers W        forked workers, each with its own files (default 1)\n"
-	"      --parallel         run every --fs at once, each in its own process; its\n"
+	"      --parallel         run every --fs (and seed) at once, each in its own process; its\n"
 	"                         report and result are printed in --fs order at the end\n"
 	"      --nfiles F         files per worker (default 3, max 8)\n"
 	"      --verify-every N   read back the touched range every N ops (default 1); 0: only\n"
@@ -120,7 +122,7 @@ static void parse_args(int argc, char **argv)
 		{ "inject-corruption", 0, 0, 'I' }, { "progress", 1, 0, 'p' }, { "keep", 0, 0, 'k' },
 		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
 		{ "minimise", 1, 0, 'M' }, { "minimise-secs", 1, 0, 'T' }, { "minimise-out", 1, 0, 'O' },
-		{ "drop-caches", 0, 0, 'C' }, { "parallel", 0, 0, 'P' },
+		{ "drop-caches", 0, 0, 'C' }, { "parallel", 0, 0, 'P' }, { "seeds", 1, 0, 's' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
 	const char *bad;
@@ -162,6 +164,7 @@ static void parse_args(int argc, char **argv)
 		case 'O': opt.minimise_out = optarg; break;
 		case 'C': opt.drop_caches = 1; break;
 		case 'P': opt.parallel = 1; break;
+		case 's': opt.seeds = parse_num(optarg, "seed count"); break;
 		case 'h': usage(NULL); break;
 		default: usage("unknown option");
 		}
@@ -188,6 +191,28 @@ static void check_opts(void)
 		usage("--workers must be 1..64 and --nfiles 1..8");
 	if (!opt.log_ops || opt.log_ops > MAXRING || !opt.progress || !opt.hang)
 		usage("--log-ops (max 1000), --progress and --hang must be positive");
+	if (!opt.seeds || opt.nfs * opt.seeds > MAXCFG)
+		usage("--seeds must be at least 1, and --fs times --seeds at most 64");
+	if (opt.seeds > 1 && (opt.replay || opt.minimise))
+		usage("--seeds cannot be combined with --replay or --minimise (the log names its seed)");
+}
+
+/* the configurations: each --fs, once per seed */
+static void make_configs(void)
+{
+	for (unsigned i = 0; i < opt.nfs; i++)
+		for (unsigned k = 0; k < opt.seeds; k++) {
+			struct cfgdef *c = &opt.cfgs[opt.ncfg++];
+			c->fs = i;
+			c->seed = opt.seed + k;
+			if (opt.seeds == 1) {
+				sg_fmt(c->label, sizeof c->label, "%s", opt.fs[i].name);
+				sg_fmt(c->result, sizeof c->result, "soak.%s", opt.fs[i].name);
+			} else {
+				sg_fmt(c->label, sizeof c->label, "%s-s%u", opt.fs[i].name, k + 1);
+				sg_fmt(c->result, sizeof c->result, "soak-s%u.%s", k + 1, opt.fs[i].name);
+			}
+		}
 }
 
 static void default_weights(void)
@@ -272,6 +297,7 @@ int main(int argc, char **argv)
 	opt.progress = 30;
 	opt.hang = 60;
 	opt.minimise_secs = 300;
+	opt.seeds = 1;
 	default_weights();
 	parse_args(argc, argv);
 	if (opt.minimise && (opt.replay || opt.record || opt.nfs != 1))
@@ -289,8 +315,9 @@ int main(int argc, char **argv)
 		clock_gettime(CLOCK_REALTIME, &ts);
 		opt.seed = (ts.tv_sec * 1000003ULL ^ ts.tv_nsec ^ ((u64)getpid() << 16)) & 0xffffffffULL;
 	}
+	make_configs();
 	sg_ktap_header();
-	sg_ktap_plan(opt.nfs);
+	sg_ktap_plan(opt.minimise ? 1 : opt.ncfg);
 	sg_say("# seed=%llu\n", (ull)opt.seed);
 	n = sg_fmt(b, sizeof b, "# cmdline: sg-soak");
 	for (unsigned i = 0; i < opt.nfs; i++)
@@ -311,10 +338,10 @@ int main(int argc, char **argv)
 		sg_say("# WARNING: --inject-corruption is ON: this is a self-test of the verifier, results are not a filesystem verdict\n");
 	if (opt.minimise)
 		minimise(recs, nrec, rworker);
-	else if (opt.parallel && opt.nfs > 1)
+	else if (opt.parallel && opt.ncfg > 1)
 		run_parallel(recs, nrec, rworker);
 	else
-		for (unsigned i = 0; i < opt.nfs; i++)
+		for (unsigned i = 0; i < opt.ncfg; i++)
 			run_config(i, recs, nrec, rworker);
 	free(recs);
 	return sg_ktap_finish();

@@ -56,6 +56,7 @@ typedef int64_t s64;
 typedef unsigned long long ull;
 
 #define MAXFS 16
+#define MAXCFG 64      /* --fs times --seeds */
 #define MAXFILES 8              /* own files per worker */
 #define NSHARED 1               /* read-only shared clone/dedupe sources */
 #define MAXRING 1000
@@ -133,15 +134,20 @@ struct options {
 	const char *minimise, *minimise_out;    /* --minimise: the log, the output record */
 	u64 minimise_secs;                      /* its time bound, 0: none */
 	int drop_caches, quiet;                 /* between tries; no notes (the tries) */
-	int parallel;                           /* every --fs at once, a process each */
+	int parallel;                           /* every configuration at once, a process each */
 	unsigned weight[NOPS];
 	unsigned nfs;
 	struct sg_fs fs[MAXFS];
+	/* the configurations: every --fs once per seed (--seeds N: the seed,
+	 * seed+1, ..., seed+N-1), each with its label ("xfs", or "xfs-s2" when
+	 * N > 1), its result's name ("soak.xfs", "soak-s2.xfs") and its seed */
+	unsigned seeds, ncfg;
+	struct cfgdef { unsigned fs; u64 seed; char label[80], result[96]; } cfgs[MAXCFG];
 };
 extern struct options opt;                      /* the command line (sg-soak.c) */
 
 struct config {
-	const char *name;
+	const char *name, *fsname;       /* its label (opt.cfgs), its --fs name */
 	char sub[PATH_MAX];
 	unsigned block, dio;
 	u64 maxsz, maxlen, shared_size;

@@ -130,6 +130,8 @@ int fmt_args(char *b, size_t sz, int hdr)
 		if (opt.duration)
 			n += sg_fmt(b + n, sz - n, " --duration %g", opt.duration);
 		n += sg_fmt(b + n, sz - n, " --workers %u --log-ops %u", opt.workers, opt.log_ops);
+		if (opt.seeds > 1)
+			n += sg_fmt(b + n, sz - n, " --seeds %u", opt.seeds);
 		if (opt.parallel)
 			n += sg_fmt(b + n, sz - n, " --parallel");
 		if (opt.block)
@@ -151,7 +153,7 @@ int fmt_args(char *b, size_t sz, int hdr)
 static void name_path(char *out, const char *base, unsigned widx)
 {
 	int n = sg_fmt(out, PATH_MAX, "%s", base);
-	if (opt.nfs > 1)
+	if (opt.ncfg > 1)
 		n += sg_fmt(out + n, PATH_MAX - n, ".%s", cfg.name);
 	if (opt.workers > 1)
 		sg_fmt(out + n, PATH_MAX - n, ".w%u", widx);
@@ -315,7 +317,7 @@ static void write_oplog(const struct wshared *s, unsigned widx)
 		fclose(f);
 		sg_say("# oplog: last %llu ops written to %s\n", (ull)(s->nring - first), path);
 	}
-	sg_say("# replay: sg-soak --fs %s:<dir> --replay %s\n", cfg.name,
+	sg_say("# replay: sg-soak --fs %s:<dir> --replay %s\n", cfg.fsname,
 	    f ? path : "<file holding the '# oplog: ' lines, or this console log>");
 }
 
@@ -331,12 +333,13 @@ static unsigned reap_or_abandon(const pid_t *pid, int *st, unsigned W)
 	return 0;
 }
 
-/* cfg for opt.fs[ci], in the directory cfg.sub (made here): 0, or -1 with
- * the reason in why */
+/* cfg for configuration ci (opt.cfgs), in the directory cfg.sub (made
+ * here): 0, or -1 with the reason in why */
 int cfg_setup(unsigned ci, char *why, size_t n)
 {
 	struct statvfs sv;
-	cfg.name = opt.fs[ci].name;
+	cfg.name = opt.cfgs[ci].label;
+	cfg.fsname = opt.fs[opt.cfgs[ci].fs].name;
 	if (mkdir(cfg.sub, 0755) || statvfs(cfg.sub, &sv))
 		return sg_fmt(why, n, "setup: cannot create %s: %s", cfg.sub, strerror(errno)), -1;
 	cfg.block = opt.block ? opt.block : (unsigned)min64(max64(sv.f_bsize, 512), 65536);
@@ -474,11 +477,13 @@ int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned rworker
 {
 	unsigned W = opt.workers, bad = ~0u, hung;
 	int st[64];
-	char *r, b[4096], nm[80];
+	char *r, b[4096], nm[128];
 	double secs;
 
-	sg_fmt(nm, sizeof nm, "soak.%s", opt.fs[ci].name);
-	sg_fmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[ci].dir, opt.fs[ci].name, (int)getpid());
+	const struct cfgdef *c = &opt.cfgs[ci];
+	opt.seed = c->seed;
+	sg_fmt(nm, sizeof nm, "%s", c->result);
+	sg_fmt(cfg.sub, sizeof cfg.sub, "%s/sg-soak-%s-%d", opt.fs[c->fs].dir, c->label, (int)getpid());
 	if (cfg_setup(ci, b, sizeof b)) {
 		cfg_result(ci, 1, nm, "%s", b);
 		return 1;
@@ -512,8 +517,8 @@ int run_config(unsigned ci, const struct op *recs, size_t nrec, unsigned rworker
 		}
 		vsecs += sh[i].vtk * ts;
 	}
-	int n = sg_fmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f", cfg.name,
-			 (ull)done, secs, secs > 0 ? done / secs : 0);
+	int n = sg_fmt(b, sizeof b, "# soak-stats name=%s ops=%llu secs=%.2f ops_per_sec=%.0f seed=%llu", cfg.name,
+			 (ull)done, secs, secs > 0 ? done / secs : 0, (ull)opt.seed);
 	for (unsigned k = 0; k < OP_INJECT; k++)
 		n += sg_fmt(b + n, sizeof b - n, " %s=%llu", optab[k].name, (ull)cnt[k]);
 	sg_say("%s\n", b);
@@ -572,23 +577,23 @@ static int config_entry(void *arg)
 /* --parallel: run_config for every --fs at once, see cres */
 void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 {
-	pid_t pid[MAXFS];
-	FILE *out[MAXFS];
+	pid_t pid[MAXCFG];
+	FILE *out[MAXCFG];
 	int st;
 	char b[4096];
 	ssize_t n;
 
-	cres = mmap(NULL, opt.nfs * sizeof *cres, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cres = mmap(NULL, opt.ncfg * sizeof *cres, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (cres == MAP_FAILED) {
 		cres = NULL;
 		sg_say("# note: --parallel: mmap: %s; one configuration after another\n", strerror(errno));
-		for (unsigned i = 0; i < opt.nfs; i++)
+		for (unsigned i = 0; i < opt.ncfg; i++)
 			run_config(i, recs, nrec, rworker);
 		return;
 	}
 	fflush(stdout);
 	live_fd = dup(1);
-	for (unsigned i = 0; i < opt.nfs; i++) {
+	for (unsigned i = 0; i < opt.ncfg; i++) {
 		cres[i].rc = -2;
 		pid[i] = -1;
 		if (!(out[i] = tmpfile())) {
@@ -599,7 +604,7 @@ void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 		if ((pid[i] = sg_spawn(config_entry, &a, 0)) < 0)
 			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
 	}
-	for (unsigned i = 0; i < opt.nfs; i++) {
+	for (unsigned i = 0; i < opt.ncfg; i++) {
 		if (pid[i] > 0 && waitpid(pid[i], &st, 0) == pid[i] && cres[i].rc == -2)
 			sg_fmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
 			     WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
@@ -609,10 +614,9 @@ void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 				if (write(1, b, n) < 0) { /* nowhere to report it */ }
 			fclose(out[i]);
 		}
-		sg_fmt(b, sizeof b, "soak.%s", opt.fs[i].name);
-		sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, b, "%s", cres[i].why);
+		sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, opt.cfgs[i].result, "%s", cres[i].why);
 	}
-	munmap(cres, opt.nfs * sizeof *cres);
+	munmap(cres, opt.ncfg * sizeof *cres);
 	cres = NULL;
 	close(live_fd);
 	live_fd = 1;
