@@ -275,6 +275,7 @@ def turned($before; $from; $to):
   accelerator: ($patched.boot.ACCEL // $baseline.boot.ACCEL // null),
   seed: ($env.SEED | tonumber? // $env.SEED), soak_ops: ($env.SOAK_OPS | tonumber? // null),
   soak_seeds: ($env.SOAK_SEEDS | tonumber? // 1),
+  soak_replay: (if ($env.SOAK_REPLAY // "") != "" then $env.SOAK_REPLAY else null end),
   suites: ($env.SUITES | split(",")),
   stages: [$stages[] | .seconds = (.seconds | tonumber? // .)],
   stage_errors: $errors,

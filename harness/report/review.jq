@@ -264,6 +264,15 @@ def kernel_words(t):
        | "\(vname($n)) \(soak_profile_words)"]
       | join("; "))
  | item),
+(if n(.failure_rates.cases // []) > 0 then
+   ("failing cases across runs of this tree and series here"
+    + " (\(.failure_rates.earlier_runs) earlier, and this one): "
+    + (across_runs_flaky as $f
+       | if n($f) == 0 then "none failed only some of them"
+         else "\(n($f)) failed only some of them (flaky across runs):" end)
+    | text)
+ else empty end),
+(across_runs_flaky[] | "\(.case): \(rate_words)" | item),
 (if n(.minimised // []) > 0 then
    ("failing soak logs, minimised in the guest on the kernel that failed"
     + " (harness/drivers/minimise):"

@@ -183,6 +183,25 @@ row(.variants.baseline), row(.variants.patched),
    "**Missing dependencies** (UNSAFE): "
    + (.comparison.missing_deps | map("`\(.commit)` \(.subject)") | join(", ")) + "\n"
  else empty end),
+"## Failing cases across runs",
+"",
+"How often each case failing here failed in the runs of this tree and series"
++ " on this machine (reports/\(.branch)/, \(.failure_rates.earlier_runs // 0) earlier"
++ " and this one; a variant whose results were reused from another run counts once)."
++ " A case failing only some of them is flaky across runs.",
+"",
+(if n(.failure_rates.cases // []) == 0 then "- no failing case"
+ else
+   "| case | baseline | patched | reading |",
+   "|---|---|---|---|",
+   (.failure_rates.cases[]
+    | def fr(v): if .[v].ran > 0 then "\(.[v].failed)/\(.[v].ran)" else "-" end;
+      "| `\(.case)` | \(fr("baseline")) | \(fr("patched")) | "
+      + (if flaky_across_runs then "**flaky across runs**"
+         elif ([.baseline.ran, .patched.ran] | max) <= 1 then "first seen in this run"
+         else "the same every run" end) + " |")
+ end),
+"",
 "## Suites, per filesystem",
 "",
 "| variant | suite | fs | passed | failed | skipped | suite's time |",

@@ -267,6 +267,52 @@ series_in_tree=yes'
 	[ "$(jq -r .verdict "$r/result.json")" = UNSAFE ]
 }
 
+# SOAK_SEEDS: the soak's results per profile and kernel, counted
+@test "report: the soak's seeds per profile and kernel: how many failed, their ops, and where the first stopped" {
+	r=$BATS_TEST_TMPDIR/r
+	make_run "$r" pass pass
+	echo SOAK_SEEDS=3 >> "$r/env"
+	for v in baseline patched; do
+		: > "$r/$v/results.tsv"; : > "$r/$v/soak.tsv"
+		for k in 1 2 3; do
+			st=pass why=
+			[ $v = patched ] || [ $k = 1 ] || { st=fail why="mismatch at op $((300 - k)) (copy) off 5"; }
+			printf 'soak\tsoak-s%s.xfs_1k\t%s\t%s\n' $k $st "$why" >> "$r/$v/results.tsv"
+			printf 'xfs_1k-s%s\tname=xfs_1k-s%s ops=%s secs=1 ops_per_sec=9 seed=%s\n' $k $k \
+				"$([ "$st" = fail ] && echo $((300 - k)) || echo 7000)" $((6 + k)) >> "$r/$v/soak.tsv"
+		done
+	done
+	"$H/report/report" "$r"
+	jq -e '.soak_seeds == 3 and .variants.patched.soak_profiles == [{profile: "xfs_1k", seeds: 3, failed: 0, ops: 21000, first_failure: null}]
+		and .variants.baseline.soak_profiles == [{profile: "xfs_1k", seeds: 3, failed: 2, ops: 7595, first_failure: {op: 297, type: "copy"}}]' "$r/result.json"
+	grep -qx -- '- patched, xfs_1k: 0 of 3 seeds failed, 21,000 ops' "$r/summary.md"
+	grep -qx -- '- baseline, xfs_1k: 2 of 3 seeds failed, 7,595 ops, first at op 297 (copy)' "$r/summary.md"
+	grep -qx '| baseline | xfs_1k-s2 | 8 | 298 | 1 | 9 |' "$r/summary.md"
+	tr -s ' \n' '  ' < "$r/review.txt" | grep -qF 'xfs_1k: baseline 2 of 3 seeds failed, 7,595 ops, first at op 297 (copy); patched 0 of 3 seeds failed, 21,000 ops'
+}
+
+# How often a failing case failed before: the runs beside this one that
+# booted the same tree and series; a reused baseline counts once, a replay
+# run not at all.
+@test "report: a failing case's rate across the branch's runs of the same tree and series; flaky across runs is named" {
+	b=$BATS_TEST_TMPDIR/6.1
+	for i in 1 2 3 4 5; do
+		make_run "$b/r$i" fail pass
+		sed -i "s/^RUN_ID=test/RUN_ID=r$i/" "$b/r$i/env"
+	done
+	printf 'syscall\ta.xfs\tfail\tx\nsyscall\tb.xfs\tpass\t\n' > "$b/r2/patched/results.tsv"
+	echo REUSED_FROM=6.1/r1 >> "$b/r3/baseline/boot.env"	# its baseline is r1's
+	echo SOAK_REPLAY=/x.log >> "$b/r4/env"	# a replay: not a run of the soak
+	sed -i 's/^SERIES_HASH=abc/SERIES_HASH=def/' "$b/r5/env"	# another series
+	for i in 1 2 3 4 5; do "$H/report/report" "$b/r$i" > /dev/null; done
+	"$H/report/report" "$b/r1"
+	jq -e '.failure_rates == {earlier_runs: 2, cases: [{case: "syscall/a.xfs", baseline: {failed: 2, ran: 2}, patched: {failed: 1, ran: 3}}]}' "$b/r1/result.json"
+	grep -qx '| `syscall/a.xfs` | 2/2 | 1/3 | \*\*flaky across runs\*\* |' "$b/r1/summary.md"
+	tr -s ' \n' '  ' < "$b/r1/review.txt" | grep -qF '(2 earlier, and this one): 1 failed only some of them (flaky across runs): * syscall/a.xfs: patched 1 of 3 runs, baseline 2 of 2 runs'
+	jq -e '.failure_rates == {earlier_runs: 0, cases: [{case: "syscall/a.xfs", baseline: {failed: 1, ran: 1}, patched: {failed: 0, ran: 1}}]}' "$b/r5/result.json"
+	grep -qx '| `syscall/a.xfs` | 1/1 | 0/1 | first seen in this run |' "$b/r5/summary.md"
+}
+
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass fail
 	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
