@@ -12,7 +12,7 @@ include "common";
 def same_kernel($r): $r.tree == (.tree.digest // null) and $r.hash == (.series.hash // null)
   and $r.replay == (.soak_replay // null);
 . as $run
-| ([$runs[] | select(. as $r | $run | same_kernel($r))] | unique_by(.run_id)) as $earlier
+| ([$runs[] | select(.run_id != $run.run_id) | select(. as $r | $run | same_kernel($r))] | unique_by(.run_id)) as $earlier
 | ([.variants[] | .tests[] | select(.status == "fail") | key] | unique) as $failing
 | .failure_rates = {
     earlier_runs: ($earlier | length),

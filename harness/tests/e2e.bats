@@ -6,7 +6,8 @@
 
 setup_file() {
 	export ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
-	export SOAK_OPS=${E2E_SOAK_OPS:-2000} SEED=${E2E_SEED:-20181203}
+	# two seeds per profile, 1,000 ops each: the soak's ops of one 2,000-op seed
+	export SOAK_OPS=${E2E_SOAK_OPS:-1000} SOAK_SEEDS=${E2E_SOAK_SEEDS:-2} SEED=${E2E_SEED:-20181203}
 	# a failing soak is minimised in the guest; bounded for CI
 	export MINIMISE_SECS=${E2E_MINIMISE_SECS:-60}
 	# fstests on XFS, two tests: the suite cannot rot (the full lists: make fstests)
@@ -35,7 +36,12 @@ setup_file() {
 	jq -e '[.variants.patched.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
 	jq -e '[.variants.baseline.tests[] | select(.suite == "syscall")] | length >= 80' "$j"
 	# on every default profile (harness/lib/profiles.tsv), 4 KiB and 1 KiB blocks
-	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4", "ext4_1k", "xfs", "xfs_1k"]' "$j"
+	jq -e '[.variants.patched.soak_profiles[] | .profile] | sort == ["ext4", "ext4_1k", "xfs", "xfs_1k"]' "$j"
+	# SOAK_SEEDS seeds on each, a result and stats each, counted per profile
+	jq -e '[.variants.patched.soak[].fs] | sort == ["ext4-s1", "ext4-s2", "ext4_1k-s1", "ext4_1k-s2", "xfs-s1", "xfs-s2", "xfs_1k-s1", "xfs_1k-s2"]' "$j"
+	jq -e '[.variants.patched.soak[].seed] | unique == [20181203, 20181204]' "$j"
+	jq -e '[.variants[].soak_profiles[] | .seeds] | unique == [2]' "$j"
+	grep -qE '^- patched, xfs_1k: [0-2] of 2 seeds failed, ' "$ROOT/reports/6.1/latest/summary.md"
 	jq -e '[.variants.patched.tests[] | select(.suite == "syscall") | .name | select(endswith(".xfs_1k"))] | length >= 40' "$j"
 	jq -e '.variants.patched.soak | all(.ops_per_sec != null and .ops != null)' "$j"
 	# fstests ran in the same guests: its tests from both kernels, and its time
@@ -63,11 +69,12 @@ setup_file() {
 		[ "$(sha256sum < "$k" | cut -c1-64)" = "$(jq -r --arg v "$v" '.kernels[] | select(.variant == $v) | .sha256' "$j")" ]
 		jq -e --arg v "$v" '.kernels[] | select(.variant == $v) | (.built | capture("(?<n> #[0-9]+ )").n) as $n | .banner | contains($n)' "$j"
 	done
-	# every failing soak's op log was minimised on its kernel, or said why not
-	[ "$(jq '.minimised | length' "$j")" -eq "$(ls "$d"/*/oplog-*.txt 2>/dev/null | wc -l)" ]
+	# the first failing seed's op log of each kernel and profile was minimised
+	# on its kernel, or said why not
+	[ "$(jq '.minimised | length' "$j")" -eq "$(ls "$d"/*/oplog-*.txt 2>/dev/null | sed 's/-s[0-9]*[.]txt$//' | sort -u | wc -l)" ]
 	jq -r '.minimised[] | "\(.variant) \(.fs) \(.status) \(.ops_before) -> \(.ops) in \(.tries) tries"' "$j"
 	jq -e '.minimised | all(.status != "no-result")' "$j"
-	jq -e '[.minimised[] | select(.status == "ok")] | all(.ops <= .ops_before and (.record | test("^(baseline|patched)/minimised-(xfs|ext4)(_1k)?[.]record$")))' "$j"
+	jq -e '[.minimised[] | select(.status == "ok")] | all(.ops <= .ops_before and (.record | test("^(baseline|patched)/minimised-(xfs|ext4)(_1k)?-s[12][.]record$")))' "$j"
 	for r in $(jq -r '.minimised[] | select(.status == "ok") | .record' "$j"); do
 		[ "$(grep -c '^op=' "$d/$r")" -eq "$(jq --arg r "$r" '.minimised[] | select(.record == $r) | .ops' "$j")" ]
 	done

@@ -79,7 +79,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 	need_kernel
 	# (after an oops the kernel stops reporting hung tasks - it is tainted
 	# D - so this boot has none; the 5 s limit reports it inside the suites)
-	guest splats sg.lkdtm=WARNING,HUNG_TASK sg.suites=smoke,syscall,soak sg.soak_ops=2000 \
+	guest splats sg.lkdtm=WARNING,HUNG_TASK sg.suites=smoke,syscall,soak sg.soak_ops=2000 sg.soak_seeds=1 \
 		sysctl.kernel.hung_task_timeout_secs=5
 	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
 	[[ "$(detail warn)" == "WARNING: "*"lkdtm"*"| RIP: lkdtm_WARNING | trace: direct_entry < "* ]]
@@ -93,7 +93,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 
 @test "fault: a hung syscall case and hung soak ops are timeouts naming what hung; the rest still runs" {
 	need_kernel
-	guest hangs sg.suites=syscall,soak sg.soak_ops=2000 \
+	guest hangs sg.suites=syscall,soak sg.soak_ops=2000 sg.soak_seeds=1 \
 		"sg.syscall_args=--only,cfr_whole*,--inject,hang,--timeout,5" "sg.soak_args=--inject-hang,500,--hang,10"
 	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
 	grep -q '^syscall	cfr_whole.xfs	fail	timeout: no result after 5 s, in the call; killed' "$G/results.tsv"
@@ -107,7 +107,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 
 @test "fault: a suite that stops printing is killed by the guest's watchdog; the next suite runs" {
 	need_kernel
-	guest suitestall sg.suites=soak,smoke sg.soak_ops=2000 sg.suite_stall=10 \
+	guest suitestall sg.suites=soak,smoke sg.soak_ops=2000 sg.soak_seeds=1 sg.suite_stall=10 \
 		"sg.soak_args=--inject-hang,500,--hang,1000"
 	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
 	[[ "$(detail suite-error)" == "soak: timeout: no output for 1"*" s (last line: "* ]]
@@ -137,7 +137,7 @@ detail() { grep -m1 "^$1	" "$G/failures.tsv" | cut -f2-; }
 	need_kernel
 	# the first case shuts its XFS down (XFS_IOC_GOINGDOWN), as a log
 	# overrun or a corruption would
-	guest shutdown sg.suites=syscall,soak,smoke sg.soak_ops=1000 "sg.syscall_args=--only,cfr_*,--inject,shutdown"
+	guest shutdown sg.suites=syscall,soak,smoke sg.soak_ops=1000 sg.soak_seeds=1 "sg.syscall_args=--only,cfr_*,--inject,shutdown"
 	grep -q '^BOOT_STATUS=ok' "$G/boot.env"
 	[[ "$(detail fs-error)" == "XFS (vda): "*"shut"* ]] || [[ "$(detail fs-error)" == *"fs xfs down"* ]]
 	grep -q '^fs-error	fs xfs down before soak: a probe write failed (shut down?); later suites run without it' "$G/failures.tsv"

@@ -45,7 +45,7 @@ refused() {
 		run make -C "$R" -s minimise "RUN=/x$v" FS=xfs
 		refused "error: no such run directory or op log: /x$v"
 		run make -C "$R" -s minimise RUN=/x "FS=$v"
-		refused "error: FS must be a profile of harness/lib/profiles.tsv, not '$v'"
+		refused "error: FS must be a profile of harness/lib/profiles.tsv (or one with -sN, a soak seed), not '$v'"
 		# (minimise takes the kernels as a list: its first word is checked first)
 		run make -C "$R" -s minimise LOG=/x branch=9.5 FS=xfs "KERNEL=/k$v"
 		refused "error: no such kernel: /k${v%% *}"
