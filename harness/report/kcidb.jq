@@ -94,7 +94,7 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
          duration: ($x.boot.BOOT_SECONDS // null | tonumber? // null),
          comment: (if $boot == "ok" then null else "boot status \($boot)" end),
          environment: environment($x),
-         misc: ({seed: $r.seed, soak_ops: $r.soak_ops} | clean)} | clean end),
+         misc: ({seed: $r.seed, soak_ops: $r.soak_ops, soak_seeds: $r.soak_seeds} | clean)} | clean end),
       ($x.tests | to_entries[] | .key as $i | .value
        | {id: "\($build):\($i)", build_id: $build, origin: origin,
           path: case_path,

@@ -51,7 +51,7 @@ def cells: notes as $note | .variants.patched.tests
   reference: (if $ref then {branch: $ref.branch, run_id: $ref.run_id, dir: $ref.dir} else null end),
   branches: ([$runs[] | .comparison as $c | {
       branch, run_id, dir, reference: reference, verdict, rules: rules,
-      tree: tree_label, kernel: .tree.kernel_version, seed, soak_ops, suites,
+      tree: tree_label, kernel: .tree.kernel_version, seed, soak_ops, soak_seeds, suites,
       series: {candidate: .series.candidate, patches: (.series.patches | length),
                hash: .series.hash, baseline: .series.baseline},
       baseline_ran: (.totals | has("baseline")),
