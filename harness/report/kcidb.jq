@@ -63,7 +63,7 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
               series_hash: $r.series.hash, candidate: $r.series.candidate,
               tree_source: $r.tree.source} | clean}
       | clean],
-  builds: [$present[] | .v as $v | select(stage("config"; $v) != null or stage("build"; $v) != null)
+  builds: ([$present[] | .v as $v | select(stage("config"; $v) != null or stage("build"; $v) != null)
     | ([stage("config"; $v), stage("build"; $v)] | all(. == "ok")) as $ok
     | {id: "\($base):\($v)", checkout_id: "\($base):\($v)", origin: origin,
        architecture: "x86_64",
@@ -82,8 +82,29 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
               bzimage_version: ([$r.kernels[]? | select(.variant == $v) | .built][0] // null),
               results_reused_from: ([$r.kernels[]? | select(.variant == $v) | .reused_from][0] // null)}
              | clean}
-      | clean],
-  tests: [$present[] | .v as $v | .x as $x | select(stage("build"; $v) == "ok")
+      | clean]
+    # harness/stages/xbuild: the objects compiled under allmodconfig, a build
+    # per kernel and architecture, valid when every object built
+    + [$present[] | .v as $v | (.x.xbuild.rows // []) | group_by(.arch)[] | .[0].arch as $a
+       | map(select(.status | IN("error", "prepare-failed"))) as $bad
+       | {id: "\($base):\($v):allmodconfig-\($a)", checkout_id: "\($base):\($v)", origin: origin,
+          architecture: $a, config_name: "allmodconfig",
+          duration: ($r.xbuild.seconds[$v] // {} | [.["XBUILD_\($a | ascii_upcase)_PREPARE_SECS"],
+                      .["XBUILD_\($a | ascii_upcase)_OBJECTS_SECS"]] | map(tonumber? // empty)
+                     | if length > 0 then add else null end),
+          valid: ($bad | length == 0),
+          comment: (if $bad == [] then null
+                    else "not built: " + ($bad | map(.object) | join(", ")) end),
+          misc: {variant: $v, objects: length, warnings: (map(.warnings | tonumber? // 0) | add)}}
+       | clean]),
+  tests: ([$present[] | .v as $v | (.x.xbuild.rows // []) | group_by(.arch)[] | .[0].arch as $a
+     | to_entries[] | .key as $i | .value
+     | {id: "\($base):\($v):allmodconfig-\($a):\($i)", build_id: "\($base):\($v):allmodconfig-\($a)",
+        origin: origin, path: "stablegate.xbuild.\(.object | pathpart)",
+        status: ({ok: "PASS", error: "FAIL", "prepare-failed": "ERROR"}[.status] // "SKIP"),
+        comment: (if .detail == "" then null else .detail end),
+        misc: {warnings: (.warnings | tonumber? // null)}} | clean]
+    + [$present[] | .v as $v | .x as $x | select(stage("build"; $v) == "ok")
     | "\($base):\($v)" as $build
     | ($x.boot.BOOT_STATUS // null) as $boot
     | (if $boot == null then empty else
@@ -134,5 +155,5 @@ def environment($x): {comment: "QEMU x86_64 (\($x.boot.ACCEL // "?")), no networ
           comment: ("results.tsv: \(length) of its lines cannot be read (no result): "
                     + join("; ") | .[0:1000]),
           misc: {variant: $v}})
-  ]
+  ])
 }

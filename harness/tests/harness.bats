@@ -410,6 +410,14 @@ series_in_tree=yes'
 	grep -q '^| i386 | `fs/a.o` | ok | \*\*error\*\* | 1 | fs/a.c:3:1: error: x |$' "$r/summary.md"
 	unfold "$r/review.txt" | grep -qx '\* build regression: fs/a.o (i386): fs/a.c:3:1: error: x'
 	unfold "$r/review.txt" | grep -qx '\* new warning (x86_64): fs/a.c: warning: new \[-Wnew\]'
+	# KCIDB: a build per kernel and architecture, an object a test of it
+	"$H/report/kcidb" "$r"
+	k=$r/kcidb.json
+	jq -e '[.builds[] | select(.config_name == "allmodconfig") | {id: (.id | sub("^.*:(?<v>[a-z]+:allmodconfig)"; "\(.v)")), architecture, valid}]
+		== [{id: "baseline:allmodconfig-i386", architecture: "i386", valid: true}, {id: "baseline:allmodconfig-x86_64", architecture: "x86_64", valid: true},
+		    {id: "patched:allmodconfig-i386", architecture: "i386", valid: false}, {id: "patched:allmodconfig-x86_64", architecture: "x86_64", valid: true}]' "$k"
+	jq -e '[.tests[] | select(.build_id | endswith("patched:allmodconfig-i386")) | {path, status, comment}]
+		== [{path: "stablegate.xbuild.fs_a.o", status: "FAIL", comment: "fs/a.c:3:1: error: x"}]' "$k"
 }
 
 @test "report: a kernel WARN on the patched kernel makes it UNSAFE" {

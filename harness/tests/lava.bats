@@ -166,7 +166,7 @@ SH
 	j=$r/lava/patched.yaml
 	# the harness's kernel command line, its timeouts, no network device
 	grep -q -- "-append \"console=ttyS0 panic=-1 sg.suites=syscall,soak sg.soak_ops=5000 sg.soak_seeds=2 sg.seed=7\"" "$j"
-	grep -q '^    timeout: {seconds: 2000}$' "$j"	# 300 boot + syscall 600 + soak 600 + 5000 / 10
+	grep -q '^    timeout: {seconds: 2500}$' "$j"	# 300 boot + syscall 600 + soak 600 + 5000 * 2 seeds / 10
 	grep -q '^  connection: {seconds: 300}$' "$j"
 	grep -q -- '-nic none' "$r/lava/device-qemu.yaml"
 	run grep -E -- '-net(dev)? |-nic user|-device .*net' "$r/lava/device-qemu.yaml" "$j"
