@@ -53,7 +53,6 @@ def behaviour_changes:
    (.fixes[] | select(.kind == "interface") | . + {now: "passes"})];
 # a result's rule of STABLE-POLICY.md (older results: from what they hold)
 def rule: .verdict_rule // (if .reference then "reference" elif .series.candidate then "candidate" else "branch" end);
-# a few cases' names, then how many more
 # 21000 -> "21,000"
 def thousands: tostring | until(test("[0-9]{4}") | not; sub("(?<a>[0-9])(?<b>[0-9]{3})(?<c>$|,)"; "\(.a),\(.b)\(.c)"));
 # a variant's soak on one profile (variant.jq soak_profiles): "0 of 3 seeds
@@ -68,6 +67,7 @@ def across_runs_flaky: [(.failure_rates.cases // [])[] | select(flaky_across_run
 def rate_words:
   [("patched", "baseline") as $v | select(.[$v].ran > 0)
    | "\($v) \(.[$v].failed) of \(.[$v].ran | plural("run"))"] | join(", ");
+# a few cases' names, then how many more
 def few(a): (a[0:4] | map(.name) | join(", ")) + (if n(a) > 4 then " and \(n(a) - 4) more" else "" end);
 # the verdict and its reason in one sentence: the first line of review.txt
 # and of summary.md's evidence

@@ -29,7 +29,8 @@ def result: parsed and (.status | IN("pass", "fail", "skip"));
  soak: [$soak[] | {fs, profile: (.fs | sub("-s[0-9]+$"; ""))} + ([.stats | split(" ")[] | select(contains("="))
 	| split("=") | {(.[0]): (.[1] | tonumber? // .)}] | add)]}
 # The soak per profile (SOAK_SEEDS): its results soak.FS or soak-sK.FS, how
-# many ran and failed, the ops they did, and the failure that came first.
+# many ran and failed, the ops they did, and the failure that came first
+# ("mismatch at op 261 (copy) ...", "hung: ... in op=460 truncate ...").
 | .soak as $stats
 | .soak_profiles = ([.tests[] | select(.suite == "soak" and (.name | test("^soak(-s[0-9]+)?[.]")))
     | {profile: (.name | sub("^soak(-s[0-9]+)?[.]"; "")), status, reason}]
@@ -38,5 +39,5 @@ def result: parsed and (.status | IN("pass", "fail", "skip"));
       failed: (map(select(.status == "fail")) | length),
       ops: ([$stats[] | select(.profile == $p) | .ops // 0] | add // 0),
       first_failure: ([.[] | select(.status == "fail") | .reason
-                       | capture("op (?<op>[0-9]+) [(](?<type>[a-z_]+)[)]")? | .op |= tonumber]
+                       | capture("op[ =](?<op>[0-9]+) [(]?(?<type>[a-z_]+)")? | .op |= tonumber]
                       | min_by(.op))}))
