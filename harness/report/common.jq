@@ -61,12 +61,13 @@ def soak_profile_words:
   "\(.failed) of \(.seeds | plural("seed")) failed, \(.ops | thousands) ops"
   + (if .first_failure then ", first at op \(.first_failure.op) (\(.first_failure.type))" else "" end);
 # history.jq's rates: the cases failing only some of the runs of a kernel
-# (flaky across runs), and "patched 1 of 5 runs, baseline 0 of 5"
+# (flaky across runs), and "patched 1 of 5 runs, baseline 0 of 5" (the
+# kernels named by f: mainline for the reference)
 def flaky_across_runs: any(.baseline, .patched; .failed > 0 and .failed < .ran);
 def across_runs_flaky: [(.failure_rates.cases // [])[] | select(flaky_across_runs)];
-def rate_words:
+def rate_words(f):
   [("patched", "baseline") as $v | select(.[$v].ran > 0)
-   | "\($v) \(.[$v].failed) of \(.[$v].ran | plural("run"))"] | join(", ");
+   | "\($v | f) \(.[$v].failed) of \(.[$v].ran | plural("run"))"] | join(", ");
 # a few cases' names, then how many more
 def few(a): (a[0:4] | map(.name) | join(", ")) + (if n(a) > 4 then " and \(n(a) - 4) more" else "" end);
 # the verdict and its reason in one sentence: the first line of review.txt

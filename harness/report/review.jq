@@ -272,7 +272,7 @@ def kernel_words(t):
          else "\(n($f)) failed only some of them (flaky across runs):" end)
     | text)
  else empty end),
-(across_runs_flaky[] | "\(.case): \(rate_words)" | item),
+(across_runs_flaky[] | "\(.case): \(rate_words(vname(.)))" | item),
 (if n(.minimised // []) > 0 then
    ("failing soak logs, minimised in the guest on the kernel that failed"
     + " (harness/drivers/minimise):"

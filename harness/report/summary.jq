@@ -190,17 +190,23 @@ row(.variants.baseline), row(.variants.patched),
 + " and this one; a variant whose results were reused from another run counts once)."
 + " A case failing only some of them is flaky across runs.",
 "",
-(if n(.failure_rates.cases // []) == 0 then "- no failing case"
+# the cases a reviewer weighs: failing on the patched kernel, or not every
+# time; a case that failed only on baseline, every run, is a fix listed above
+([(.failure_rates.cases // [])[] | select(.patched.failed > 0 or flaky_across_runs)]) as $shown
+| (n(.failure_rates.cases // []) - n($shown)) as $fixed
+| (if n($shown) == 0 then "- no case failing on \(vname("patched")) or only some of the runs"
  else
-   "| case | baseline | patched | reading |",
-   "|---|---|---|---|",
-   (.failure_rates.cases[]
-    | def fr(v): if .[v].ran > 0 then "\(.[v].failed)/\(.[v].ran)" else "-" end;
-      "| `\(.case)` | \(fr("baseline")) | \(fr("patched")) | "
+   (if $ref then ["patched"] else ["baseline", "patched"] end) as $cols
+   | "| case | \($cols | map(vname(.)) | join(" | ")) | reading |",
+     "|---|\($cols | map("---|") | join(""))---|",
+   ($shown[]
+    | . as $c | def fr(v): if .[v].ran > 0 then "\(.[v].failed)/\(.[v].ran)" else "-" end;
+      "| `\(.case)` | \($cols | map(. as $v | $c | fr($v)) | join(" | ")) | "
       + (if flaky_across_runs then "**flaky across runs**"
          elif ([.baseline.ran, .patched.ran] | max) <= 1 then "first seen in this run"
          else "the same every run" end) + " |")
  end),
+(if $fixed > 0 then "", "\($fixed | plural("more case")) failed on baseline only, every run: the fixes and behaviour changes above." else empty end),
 "",
 "## Suites, per filesystem",
 "",
