@@ -44,7 +44,7 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	[ "${lines[1]}" = "1..1" ]
 	grep -qx '# seed=424242' <<<"$output"
 	grep -q '^# cmdline: sg-soak .*--seed 424242' <<<"$output"
-	grep -q '^# soak-stats name=tmpfs ops=100000 secs=[0-9.]* ops_per_sec=[0-9]* read=[1-9]' <<<"$output"
+	grep -q '^# soak-stats name=tmpfs ops=100000 secs=[0-9.]* ops_per_sec=[0-9]* seed=424242 read=[1-9]' <<<"$output"
 	grep -q '^# note: tmpfs: clone unsupported' <<<"$output"
 	grep -qx 'ok 1 soak.tmpfs' <<<"$output"
 	[ -z "$(ls -A "$TMPFS")" ]     # cleaned up on success
