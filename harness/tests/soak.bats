@@ -91,26 +91,6 @@ result_line() { grep -E '^(not )?ok 1 soak\.' <<<"$1"; }
 	done
 }
 
-# the guest runs profiles x seeds soaks, two per CPU at a time (guest.sh)
-@test "--parallel --jobs N: at most N at a time, started seed by seed, results in --fs order" {
-	# each soak hangs at op 50 for --hang 2 s: one at a time takes 2 s per
-	# soak at least, all at once about 2 s in all
-	SECONDS=0
-	run "$SOAK" --fs a:"$TMPFS" --fs b:"$DISK" --ops 300 --seed 5 --seeds 2 --inject-hang 50 --hang 2 --parallel --jobs 1
-	echo "$output"
-	[ "$status" -eq 1 ]
-	[ "$SECONDS" -ge 8 ]
-	grep -q -- '^# cmdline: .* --parallel --jobs 1' <<<"$output"
-	[ "$(grep -E '^(not )?ok ' <<<"$output" | cut -d'#' -f1)" = \
-	  "$(printf 'not ok 1 soak-s1.a \nnot ok 2 soak-s2.a \nnot ok 3 soak-s1.b \nnot ok 4 soak-s2.b ')" ]
-	# started a-s1, b-s1, a-s2, b-s2: the first progress line of each in that order
-	[ "$(sed -n 's/^# progress name=\([^ ]*\) .*/\1/p' <<<"$output" | awk '!s[$0]++' | tr '\n' ' ')" = 'a-s1 b-s1 a-s2 b-s2 ' ]
-	run "$SOAK" --fs a:"$TMPFS" --ops 300 --seed 5 --parallel --jobs 0 --seeds 2
-	[ "$status" -eq 0 ]
-	run "$SOAK" --fs a:"$TMPFS" --jobs x
-	[ "$status" -eq 2 ]
-}
-
 @test "the same seed gives the same op sequence (records byte for byte)" {
 	for i in 1 2; do
 		run "$SOAK" --fs tmpfs:"$TMPFS" --ops 20000 --seed 99 --record "$TMPFS/rec$i"

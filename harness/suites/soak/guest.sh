@@ -17,11 +17,8 @@ suite_cmd() {
 		_a=
 		# Every profile up (tmpfs is not one: the soak is about disk filesystems)
 		for _fs in $live; do [ "$_fs" = tmpfs ] || _a="$_a --fs $_fs:/mnt/$_fs"; done
-		# VM_CPUS of 2 or more: the profiles and seeds soak at once, two per
-		# CPU at a time (12 at once on 2 CPUs starved writeback past the
-		# hung-task detector's 30 s: docs/measurements.md, 2026-12-07).
-		_c=$(grep -c '^processor' /proc/cpuinfo)
-		[ -z "$_a" ] || [ "$_c" -lt 2 ] || _a="$_a --parallel --jobs $((2 * _c))"
+		# VM_CPUS of 2 or more: the profiles and seeds soak at once.
+		[ -z "$_a" ] || [ "$(grep -c '^processor' /proc/cpuinfo)" -lt 2 ] || _a="$_a --parallel"
 		[ -n "$_a" ] && echo "sg-soak$_a --ops $ops --seed $(sg_arg seed 1) --seeds $seeds $(sg_arg soak_args '')"
 	fi
 }

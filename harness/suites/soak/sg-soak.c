@@ -43,7 +43,6 @@ static const char usage_text[] =
 	"      --workers W        forked workers, each with its own files (default 1)\n"
 	"      --parallel         run every --fs (and seed) at once, each in its own process; its\n"
 	"                         report and result are printed in --fs order at the end\n"
-	"      --jobs N           --parallel: at most N of them at a time (default: all)\n"
 	"      --nfiles F         files per worker (default 3, max 8)\n"
 	"      --verify-every N   read back the touched range every N ops (default 1); 0: only\n"
 	"                         the op's file's st_size after each op (fsx's checking)\n"
@@ -124,7 +123,6 @@ static void parse_args(int argc, char **argv)
 		{ "hang", 1, 0, 'H' }, { "inject-hang", 1, 0, 'J' },
 		{ "minimise", 1, 0, 'M' }, { "minimise-secs", 1, 0, 'T' }, { "minimise-out", 1, 0, 'O' },
 		{ "drop-caches", 0, 0, 'C' }, { "parallel", 0, 0, 'P' }, { "seeds", 1, 0, 's' },
-		{ "jobs", 1, 0, 'j' },
 		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 } };
 	int c;
 	const char *bad;
@@ -166,7 +164,6 @@ static void parse_args(int argc, char **argv)
 		case 'O': opt.minimise_out = optarg; break;
 		case 'C': opt.drop_caches = 1; break;
 		case 'P': opt.parallel = 1; break;
-		case 'j': opt.jobs = parse_num(optarg, "job count"); break;
 		case 's': opt.seeds = parse_num(optarg, "seed count"); break;
 		case 'h': usage(NULL); break;
 		default: usage("unknown option");

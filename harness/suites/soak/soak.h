@@ -134,8 +134,7 @@ struct options {
 	const char *minimise, *minimise_out;    /* --minimise: the log, the output record */
 	u64 minimise_secs;                      /* its time bound, 0: none */
 	int drop_caches, quiet;                 /* between tries; no notes (the tries) */
-	int parallel;                           /* the configurations at once, a process each */
-	unsigned jobs;                          /* ... at most that many at a time (0: all) */
+	int parallel;                           /* every configuration at once, a process each */
 	unsigned weight[NOPS];
 	unsigned nfs;
 	struct sg_fs fs[MAXFS];

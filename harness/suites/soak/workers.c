@@ -134,8 +134,6 @@ int fmt_args(char *b, size_t sz, int hdr)
 			n += sg_fmt(b + n, sz - n, " --seeds %u", opt.seeds);
 		if (opt.parallel)
 			n += sg_fmt(b + n, sz - n, " --parallel");
-		if (opt.parallel && opt.jobs)
-			n += sg_fmt(b + n, sz - n, " --jobs %u", opt.jobs);
 		if (opt.block)
 			n += sg_fmt(b + n, sz - n, " --block %u", opt.block);
 		if (opt.dio_align >= 0)
@@ -576,15 +574,12 @@ static int config_entry(void *arg)
 	return 0;
 }
 
-/* --parallel: run_config for every --fs at once (at most --jobs at a
- * time), see cres; each one's lines are printed, in order, once it and
- * those before it have ended */
+/* --parallel: run_config for every --fs at once, see cres */
 void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 {
 	pid_t pid[MAXCFG];
 	FILE *out[MAXCFG];
-	int st, ended[MAXCFG] = { 0 };
-	unsigned jobs = opt.jobs && opt.jobs < opt.ncfg ? opt.jobs : opt.ncfg, running = 0, started = 0, shown = 0;
+	int st;
 	char b[4096];
 	ssize_t n;
 
@@ -596,60 +591,30 @@ void run_parallel(const struct op *recs, size_t nrec, unsigned rworker)
 			run_config(i, recs, nrec, rworker);
 		return;
 	}
-	/* started seed by seed (every --fs's first seed, then the second ...):
-	 * the disks share the load */
-	unsigned ord[MAXCFG], no = 0;
-	for (unsigned k = 0; k < opt.seeds; k++)
-		for (unsigned f = 0; f < opt.nfs; f++)
-			ord[no++] = f * opt.seeds + k;
 	fflush(stdout);
 	live_fd = dup(1);
-	while (shown < opt.ncfg) {
-		/* start the next ones while there is room; one that cannot start has ended */
-		for (; started < opt.ncfg && running < jobs; started++) {
-			unsigned i = ord[started];
-			cres[i].rc = -2;
-			pid[i] = -1;
-			if (!(out[i] = tmpfile()))
-				sg_fmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
-			else {
-				struct config_args a = { i, fileno(out[i]), recs, nrec, rworker };
-				if ((pid[i] = sg_spawn(config_entry, &a, 0)) < 0)
-					sg_fmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
-			}
-			if (pid[i] > 0)
-				running++;
-			else
-				ended[i] = 1;
-		}
-		/* print, in order, every configuration that has ended */
-		for (; shown < opt.ncfg && ended[shown]; shown++) {
-			unsigned i = shown;
-			if (out[i]) {
-				rewind(out[i]);
-				while ((n = fread(b, 1, sizeof b, out[i])) > 0)
-					if (write(1, b, n) < 0) { /* nowhere to report it */ }
-				fclose(out[i]);
-			}
-			sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, opt.cfgs[i].result, "%s", cres[i].why);
-		}
-		if (!running)
+	for (unsigned i = 0; i < opt.ncfg; i++) {
+		cres[i].rc = -2;
+		pid[i] = -1;
+		if (!(out[i] = tmpfile())) {
+			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: tmpfile: %s", strerror(errno));
 			continue;
-		pid_t p = waitpid(-1, &st, 0);
-		if (p < 0 && errno == EINTR)
-			continue;
-		for (unsigned j = 0; j < started; j++) {
-			unsigned i = ord[j];
-			if (ended[i] || (p > 0 && pid[i] != p))
-				continue;	/* (p < 0: none left to wait for; every one has ended) */
-			ended[i] = 1;
-			running--;
-			if (cres[i].rc == -2 && p < 0)
-				sg_fmt(cres[i].why, sizeof cres[i].why, "its process could not be waited for: %s", strerror(errno));
-			else if (cres[i].rc == -2)
-				sg_fmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
-				       WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
 		}
+		struct config_args a = { i, fileno(out[i]), recs, nrec, rworker };
+		if ((pid[i] = sg_spawn(config_entry, &a, 0)) < 0)
+			sg_fmt(cres[i].why, sizeof cres[i].why, "setup: fork: %s", strerror(errno));
+	}
+	for (unsigned i = 0; i < opt.ncfg; i++) {
+		if (pid[i] > 0 && waitpid(pid[i], &st, 0) == pid[i] && cres[i].rc == -2)
+			sg_fmt(cres[i].why, sizeof cres[i].why, "its process ended without a result (%s %d)",
+			     WIFSIGNALED(st) ? "signal" : "exit status", WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+		if (out[i]) {
+			rewind(out[i]);
+			while ((n = fread(b, 1, sizeof b, out[i])) > 0)
+				if (write(1, b, n) < 0) { /* nowhere to report it */ }
+			fclose(out[i]);
+		}
+		sg_ktap_result(cres[i].rc == -2 ? 1 : cres[i].rc, opt.cfgs[i].result, "%s", cres[i].why);
 	}
 	munmap(cres, opt.ncfg * sizeof *cres);
 	cres = NULL;
