@@ -11,6 +11,10 @@
 include "common";
 def same_kernel($r): $r.tree == (.tree.digest // null) and $r.hash == (.series.hash // null)
   and $r.replay == (.soak_replay // null);
+# this run's variant holds the results of one of the earlier runs (REUSED_FROM
+# <branch>/<run>): they count there, once
+def reused_from($earlier): (.boot.REUSED_FROM // "" | split("/") | last) as $from
+  | $from != "" and any($earlier[]; .run_id == $from);
 . as $run
 | ([$runs[] | select(.run_id != $run.run_id) | select(. as $r | $run | same_kernel($r))] | unique_by(.run_id)) as $earlier
 | ([.variants[] | .tests[] | select(.status == "fail") | key] | unique) as $failing
@@ -19,5 +23,6 @@ def same_kernel($r): $r.tree == (.tree.digest // null) and $r.hash == (.series.h
     cases: [$failing[] as $k
       | {case: $k} + ([("baseline", "patched") as $v
           | ([$earlier[] | .variants[$v] | select(. != null and (.reused | not)) | .tests[$k] | select(. != null)]
-             + [$run.variants[$v] | select(.present) | .tests[] | select(key == $k) | .status]) as $s
+             + [$run.variants[$v] | select(.present and (reused_from($earlier) | not))
+                | .tests[] | select(key == $k) | .status]) as $s
           | {($v): {failed: ($s | map(select(. == "fail")) | length), ran: ($s | length)}}] | add)]}

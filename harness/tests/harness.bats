@@ -309,6 +309,8 @@ series_in_tree=yes'
 	jq -e '.failure_rates == {earlier_runs: 2, cases: [{case: "syscall/a.xfs", baseline: {failed: 2, ran: 2}, patched: {failed: 1, ran: 3}}]}' "$b/r1/result.json"
 	grep -qx '| `syscall/a.xfs` | 2/2 | 1/3 | \*\*flaky across runs\*\* |' "$b/r1/summary.md"
 	tr -s ' \n' '  ' < "$b/r1/review.txt" | grep -qF '(2 earlier, and this one): 1 failed only some of them (flaky across runs): * syscall/a.xfs: patched 1 of 3 runs, baseline 2 of 2 runs'
+	# r3's own baseline is r1's results: counted there, not again
+	jq -e '.failure_rates.cases[0].baseline == {failed: 2, ran: 2}' "$b/r3/result.json"
 	jq -e '.failure_rates == {earlier_runs: 0, cases: [{case: "syscall/a.xfs", baseline: {failed: 1, ran: 1}, patched: {failed: 0, ran: 1}}]}' "$b/r5/result.json"
 	# failing on baseline only, in every run: a fix, counted, not a row
 	grep -qx -- '- no case failing on patched or only some of the runs' "$b/r5/summary.md"
