@@ -331,9 +331,11 @@ def turned($before; $from; $to):
                 built: (.boot.KERNEL_BUILT // null),
                 banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null),
                 reused_from: (.boot.REUSED_FROM // null)}]
-           + [$minimised[] | select((.KERNEL_SHA256 // "") != "")
+           # a reused baseline's minimised logs are that run's, and so are their boots
+           + [$minimised[] | select((.KERNEL_SHA256 // "") != "") | .variant as $v
               | {variant: "\(.variant) (minimiser, \(.FS))", sha256: .KERNEL_SHA256,
-                 built: (.KERNEL_BUILT // null), banner: null, boot: null}]),
+                 built: (.KERNEL_BUILT // null), banner: null, boot: null,
+                 reused_from: ([$baseline, $patched][] | select(.name == $v) | .boot.REUSED_FROM // null)}]),
   verdict: $verdict,
   policy: "STABLE-POLICY.md"
 }

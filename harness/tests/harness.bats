@@ -1066,6 +1066,11 @@ BOOT
 	grep -qxF '  reports/6.1/test/patched/minimised-xfs.record' "$r/review.txt"
 	grep -qxF '* baseline ext4: 20000 -> 130 ops (stopped early at 300 s),' "$r/review.txt"
 	! grep -q '.\{73\}' "$r/review.txt" || false
+	# a reused baseline's logs were minimised, and their kernel booted, in the run it came from
+	echo KERNEL_SHA256=abc >> "$r/baseline/minimise-ext4.env"
+	echo REUSED_FROM=6.1/r0 >> "$r/baseline/boot.env"
+	"$H/report/report" "$r" > /dev/null
+	jq -e '.kernels[] | select(.variant == "baseline (minimiser, ext4)") | .reused_from == "6.1/r0"' "$j"
 	# a run with none says nothing about it
 	rm "$r"/*/minimise-*.env
 	run "$H/report/report" "$r"
