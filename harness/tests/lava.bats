@@ -165,7 +165,7 @@ SH
 	[ "$(cd "$r/lava" && echo *.yaml)" = "device-qemu.yaml patched.yaml" ]
 	j=$r/lava/patched.yaml
 	# the harness's kernel command line, its timeouts, no network device
-	grep -q -- "-append \"console=ttyS0 panic=-1 sg.suites=syscall,soak sg.soak_ops=5000 sg.soak_seeds=2 sg.seed=7\"" "$j"
+	grep -q -- "-append \"console=ttyS0 panic=-1 sg.one_serial=1 sg.suites=syscall,soak sg.soak_ops=5000 sg.soak_seeds=2 sg.seed=7\"" "$j"
 	grep -q '^    timeout: {seconds: 2500}$' "$j"	# 300 boot + syscall 600 + soak 600 + 5000 * 2 seeds / 10
 	grep -q '^  connection: {seconds: 300}$' "$j"
 	grep -q -- '-nic none' "$r/lava/device-qemu.yaml"
