@@ -332,10 +332,10 @@ def turned($before; $from; $to):
                 banner: (.boot.GUEST_BANNER // null), boot: (.boot.BOOT_STATUS // null),
                 reused_from: (.boot.REUSED_FROM // null)}]
            # a reused baseline's minimised logs are that run's, and so are their boots
-           + [$minimised[] | select((.KERNEL_SHA256 // "") != "") | .variant as $v
+           + [$minimised[] | select((.KERNEL_SHA256 // "") != "")
               | {variant: "\(.variant) (minimiser, \(.FS))", sha256: .KERNEL_SHA256,
                  built: (.KERNEL_BUILT // null), banner: null, boot: null,
-                 reused_from: ([$baseline, $patched][] | select(.name == $v) | .boot.REUSED_FROM // null)}]),
+                 reused_from: ({baseline: $baseline, patched: $patched}[.variant].boot.REUSED_FROM // null)}]),
   verdict: $verdict,
   policy: "STABLE-POLICY.md"
 }
