@@ -161,18 +161,27 @@ sg_boot_key() {
 	} | sha256sum | cut -c1-64
 }
 
+# sg_boot_record KEY VARIANT_DIR: index an ok boot by its key, for
+# sg_boot_reuse. The index is reports/.boots/<key> -> <branch>/<run>/<variant>:
+# a run reuses only boots whose reports are in this checkout, the ones
+# REUSED_FROM can name (a cache shared by several checkouts would hand a
+# run another checkout's results under a run id its reports do not have).
+sg_boot_record() {
+	mkdir -p "$SG_ROOT/reports/.boots"
+	echo "${2#"$SG_ROOT/reports/"}" > "$SG_ROOT/reports/.boots/$1"
+}
+
 # sg_boot_reuse KEY VARIANT_DIR: an earlier boot with that key, its results
 # copied into VARIANT_DIR (the files its own stages have not written), and
-# REUSED_FROM=<branch>/<run> in its boot.env; 1 when there is none
-# ($STABLEGATE_CACHE/boots/<key> names the variant dir of each ok boot).
+# REUSED_FROM=<branch>/<run> in its boot.env; 1 when there is none.
 sg_boot_reuse() {
-	_from=$(cat "$STABLEGATE_CACHE/boots/$1" 2>/dev/null) && [ -f "$_from/boot.env" ] &&
+	_rel=$(cat "$SG_ROOT/reports/.boots/$1" 2>/dev/null) && _from=$SG_ROOT/reports/$_rel &&
+		[ -f "$_from/boot.env" ] &&
 		[ "$(sg_getenv "$_from/boot.env" BOOT_KEY)" = "$1" ] &&
 		[ "$(sg_getenv "$_from/boot.env" BOOT_STATUS)" = ok ] || return 1
 	for _f in "$_from"/*; do [ -e "$2/${_f##*/}" ] || cp -p "$_f" "$2/"; done
-	_r=$(dirname "$_from")
 	[ -n "$(sg_getenv "$2/boot.env" REUSED_FROM)" ] ||
-		sg_setenv "$2/boot.env" REUSED_FROM "$(basename "$(dirname "$_r")")/$(basename "$_r")"
+		sg_setenv "$2/boot.env" REUSED_FROM "${_rel%/*}"
 }
 
 # sg_boot_disks DIR: the disks a boot attaches, in order (vda, vdb, ...):

@@ -318,6 +318,39 @@ series_in_tree=yes'
 	! grep -q '^| `syscall/a.xfs`' "$b/r5/summary.md" || false
 }
 
+@test "boot reuse: an ok boot indexed in this checkout's reports is reused and named; a failed one, another key or another checkout's is not" {
+	reuse() {	# ROOT KEY DIR: sg_boot_reuse, then REUSED_FROM
+		SG_ROOT=$1 sh -c '. "$SG_ROOT/harness/lib/sg.sh" && mkdir -p "$2" && sg_boot_reuse "$1" "$2" && sg_getenv "$2/boot.env" REUSED_FROM' - "$2" "$3"
+	}
+	record() {	# ROOT KEY DIR
+		SG_ROOT=$1 sh -c '. "$SG_ROOT/harness/lib/sg.sh" && sg_boot_record "$1" "$2"' - "$2" "$3"
+	}
+	A=$BATS_TEST_TMPDIR/a B=$BATS_TEST_TMPDIR/b
+	mkdir -p "$A" "$B"
+	cp -r "$ROOT/harness" "$A/"; cp -r "$ROOT/harness" "$B/"
+	for k in k1 k2; do
+		mkdir -p "$A/reports/6.1/r-$k/baseline"
+		printf 'BOOT_KEY=%s\nBOOT_STATUS=ok\n' $k > "$A/reports/6.1/r-$k/baseline/boot.env"
+		echo "syscall	a	pass	" > "$A/reports/6.1/r-$k/baseline/results.tsv"
+		record "$A" $k "$A/reports/6.1/r-$k/baseline"
+	done
+	[ "$(cat "$A/reports/.boots/k1")" = 6.1/r-k1/baseline ]
+	run reuse "$A" k1 "$A/reports/6.1/r2/baseline"
+	[ "$status" -eq 0 ]
+	[ "$output" = 6.1/r-k1 ]
+	cmp "$A/reports/6.1/r-k1/baseline/results.tsv" "$A/reports/6.1/r2/baseline/results.tsv"
+	# a key with no ok boot behind it
+	sed -i 's/^BOOT_STATUS=ok/BOOT_STATUS=boot-hang/' "$A/reports/6.1/r-k2/baseline/boot.env"
+	run reuse "$A" k2 "$A/reports/6.1/r3/baseline"
+	[ "$status" -eq 1 ]
+	run reuse "$A" k3 "$A/reports/6.1/r3/baseline"
+	[ "$status" -eq 1 ]
+	# another checkout with the same key and STABLEGATE_CACHE boots its own
+	run reuse "$B" k1 "$B/reports/6.1/r1/baseline"
+	[ "$status" -eq 1 ]
+	[ ! -e "$B/reports/6.1/r1/baseline/results.tsv" ]
+}
+
 @test "report: pass on baseline, fail on patched is a regression, verdict UNSAFE" {
 	make_run "$BATS_TEST_TMPDIR/r" pass fail
 	run "$H/report/report" "$BATS_TEST_TMPDIR/r"
