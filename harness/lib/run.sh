@@ -166,9 +166,13 @@ sg_boot_key() {
 # a run reuses only boots whose reports are in this checkout, the ones
 # REUSED_FROM can name (a cache shared by several checkouts would hand a
 # run another checkout's results under a run id its reports do not have).
+# Paths are compared resolved, so a run reached through reports/<b>/latest
+# is indexed by its id; a run dir outside reports/ is not indexed.
 sg_boot_record() {
-	mkdir -p "$SG_ROOT/reports/.boots"
-	echo "${2#"$SG_ROOT/reports/"}" > "$SG_ROOT/reports/.boots/$1"
+	_r=$(cd "$SG_ROOT/reports" && pwd -P) && _v=$(cd "$2" && pwd -P) || return 1
+	case $_v in "$_r"/*) ;; *) return 0 ;; esac
+	mkdir -p "$_r/.boots"
+	echo "${_v#"$_r/"}" > "$_r/.boots/$1"
 }
 
 # sg_boot_reuse KEY VARIANT_DIR: an earlier boot with that key, its results

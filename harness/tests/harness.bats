@@ -335,6 +335,13 @@ series_in_tree=yes'
 		record "$A" $k "$A/reports/6.1/r-$k/baseline"
 	done
 	[ "$(cat "$A/reports/.boots/k1")" = 6.1/r-k1/baseline ]
+	# a run reached through latest is indexed by its id; one outside reports/ not at all
+	ln -s r-k1 "$A/reports/6.1/latest"
+	record "$A" k1 "$A/reports/6.1/latest/baseline"
+	[ "$(cat "$A/reports/.boots/k1")" = 6.1/r-k1/baseline ]
+	mkdir -p "$BATS_TEST_TMPDIR/elsewhere"
+	record "$A" k5 "$BATS_TEST_TMPDIR/elsewhere"
+	[ ! -e "$A/reports/.boots/k5" ]
 	run reuse "$A" k1 "$A/reports/6.1/r2/baseline"
 	[ "$status" -eq 0 ]
 	[ "$output" = 6.1/r-k1 ]
